@@ -1,0 +1,389 @@
+"""The catalogue: notices (games), their pieces and their copies, as PMB records them."""
+
+from django.db import models
+from django.db.models import F, Q
+from django.db.models.functions import Lower
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+
+class Location(models.Model):
+    """A site of the ludothèque where copies are shelved (PMB's Localisation)."""
+
+    name = models.CharField(_("nom"), max_length=120, unique=True)
+    address = models.TextField(_("adresse"), blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("localisation")
+        verbose_name_plural = _("localisations")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Category(models.Model):
+    """A classification of the library: code, label and family (`A 406` / jeu de stratégie / jeu de règles)."""
+
+    code = models.CharField(_("code"), max_length=20, unique=True)
+    label = models.CharField(_("libellé"), max_length=120)
+    family = models.CharField(_("famille"), max_length=120, blank=True)
+
+    class Meta:
+        ordering = ["code"]
+        verbose_name = _("catégorie")
+        verbose_name_plural = _("catégories")
+
+    def __str__(self) -> str:
+        return f"{self.code} {self.label}"
+
+
+class Tag(models.Model):
+    """A keyword of the notice; several words are allowed (`Jeux à deux`)."""
+
+    name = models.CharField(_("nom"), max_length=80)
+    slug = models.SlugField(_("identifiant"), max_length=90, unique=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("mot-clé")
+        verbose_name_plural = _("mots-clés")
+        constraints = [
+            models.UniqueConstraint(
+                Lower("name"),
+                name="catalogue_tag_unique_name_ci",
+                violation_error_message=_("Ce mot-clé existe déjà."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Language(models.Model):
+    """A language of the game's material, with its ISO 639-2 code as PMB shows it (`Français (fre)`)."""
+
+    code = models.CharField(_("code"), max_length=3, unique=True)
+    name = models.CharField(_("nom"), max_length=60)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("langue")
+        verbose_name_plural = _("langues")
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.code})"
+
+
+class Author(models.Model):
+    """A person credited on notices (PMB's auteur, whatever the role)."""
+
+    name = models.CharField(_("nom"), max_length=160, unique=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("auteur")
+        verbose_name_plural = _("auteurs")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Publisher(models.Model):
+    """A publisher, with the place ISBD prefixes when the notice gives it (`Wimereux : Gigamic SARL`)."""
+
+    name = models.CharField(_("nom"), max_length=160)
+    place = models.CharField(_("lieu"), max_length=120, blank=True)
+
+    class Meta:
+        ordering = ["name", "place"]
+        verbose_name = _("éditeur")
+        verbose_name_plural = _("éditeurs")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["name", "place"],
+                name="catalogue_publisher_unique_name_place",
+                violation_error_message=_("Cet éditeur existe déjà à ce lieu."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.place} : {self.name}" if self.place else self.name
+
+
+class GameQuerySet(models.QuerySet):
+    def for_players(self, count: int) -> "GameQuerySet":
+        """Games playable by `count` players."""
+        return self.filter(players_min__lte=count, players_max__gte=count)
+
+    def for_age(self, age: int) -> "GameQuerySet":
+        """Games whose age range admits a player of `age` (no maximum means no upper limit)."""
+        return self.filter(age_min__lte=age).filter(Q(age_max__isnull=True) | Q(age_max__gte=age))
+
+    def playable_by(self, *, ages: list[int]) -> "GameQuerySet":
+        """Games that fit a table of players of these ages: the count and the youngest must fit."""
+        return self.for_players(len(ages)).for_age(min(ages))
+
+    def shorter_than(self, minutes: int) -> "GameQuerySet":
+        """Games whose average duration is at most `minutes`."""
+        return self.filter(duration_minutes__lte=minutes)
+
+
+class Game(models.Model):
+    """A notice: one game title as the library catalogues it."""
+
+    title = models.CharField(_("titre"), max_length=200)
+    slug = models.SlugField(_("identifiant"), max_length=220, unique=True)
+    document_type = models.CharField(
+        _("type de document"), max_length=120, default="objet à 3 dimensions, artefacts, ..."
+    )
+    authors = models.ManyToManyField(
+        Author, through="Authorship", related_name="games", verbose_name=_("auteurs")
+    )
+    publishers = models.ManyToManyField(
+        Publisher, through="PublisherCredit", related_name="games", verbose_name=_("éditeurs")
+    )
+    languages = models.ManyToManyField(Language, blank=True, related_name="games", verbose_name=_("langues"))
+    category = models.ForeignKey(
+        Category,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="games",
+        verbose_name=_("catégorie"),
+    )
+    tags = models.ManyToManyField(Tag, blank=True, related_name="games", verbose_name=_("mots-clés"))
+    players_min = models.PositiveSmallIntegerField(_("nombre minimum de joueurs"), null=True, blank=True)
+    players_max = models.PositiveSmallIntegerField(_("nombre maximum de joueurs"), null=True, blank=True)
+    age_min = models.PositiveSmallIntegerField(_("âge minimum"), null=True, blank=True)
+    age_max = models.PositiveSmallIntegerField(_("âge maximum"), null=True, blank=True)
+    duration_minutes = models.PositiveSmallIntegerField(_("durée moyenne (minutes)"), null=True, blank=True)
+    summary = models.TextField(_("principe du jeu"), blank=True)
+    rules_summary = models.TextField(_("règles du jeu"), blank=True)
+    contents = models.TextField(_("contenu"), blank=True)
+    pedagogical_analysis = models.TextField(_("analyse pédagogique"), blank=True)
+    online_url = models.URLField(_("en ligne"), max_length=500, blank=True)
+    created_at = models.DateTimeField(_("créé le"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("modifié le"), auto_now=True)
+
+    objects = GameQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["title"]
+        verbose_name = _("jeu")
+        verbose_name_plural = _("jeux")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(players_min__lte=F("players_max")),
+                name="catalogue_game_players_min_lte_max",
+                violation_error_message=_(
+                    "Le nombre minimum de joueurs ne peut pas dépasser le nombre maximum."
+                ),
+            ),
+            models.CheckConstraint(
+                condition=Q(players_min__gte=1),
+                name="catalogue_game_players_min_positive",
+                violation_error_message=_("Il faut au moins un joueur."),
+            ),
+            models.CheckConstraint(
+                condition=Q(age_min__lte=F("age_max")),
+                name="catalogue_game_age_min_lte_max",
+                violation_error_message=_("L'âge minimum ne peut pas dépasser l'âge maximum."),
+            ),
+            models.CheckConstraint(
+                condition=Q(duration_minutes__gt=0),
+                name="catalogue_game_duration_positive",
+                violation_error_message=_("La durée moyenne doit être d'au moins une minute."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.title
+
+    def get_absolute_url(self) -> str:
+        return reverse("catalogue:game-detail", kwargs={"slug": self.slug})
+
+
+class Authorship(models.Model):
+    """An author's credit on a notice, with the role and the order PMB lists them in."""
+
+    class Role(models.TextChoices):
+        AUTHOR = "auteur", _("Auteur")
+        ILLUSTRATOR = "illustrateur", _("Illustrateur")
+        DEVELOPER = "developpeur", _("Développeur")
+        TRANSLATOR = "traducteur", _("Traducteur")
+
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="authorships", verbose_name=_("jeu")
+    )
+    author = models.ForeignKey(
+        Author, on_delete=models.PROTECT, related_name="authorships", verbose_name=_("auteur")
+    )
+    role = models.CharField(_("fonction"), max_length=20, choices=Role, default=Role.AUTHOR)
+    position = models.PositiveSmallIntegerField(_("ordre"), default=0)
+
+    class Meta:
+        ordering = ["game", "position"]
+        verbose_name = _("crédit d'auteur")
+        verbose_name_plural = _("crédits d'auteur")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "author", "role"],
+                name="catalogue_authorship_unique_game_author_role",
+                violation_error_message=_("Cet auteur est déjà crédité dans ce rôle."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.author}, {self.get_role_display()}"
+
+
+class PublisherCredit(models.Model):
+    """A publisher of a notice: position 0 is the Editeur, the next ones are the Autres éditeurs."""
+
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="publisher_credits", verbose_name=_("jeu")
+    )
+    publisher = models.ForeignKey(
+        Publisher, on_delete=models.PROTECT, related_name="credits", verbose_name=_("éditeur")
+    )
+    position = models.PositiveSmallIntegerField(_("ordre"), default=0)
+
+    class Meta:
+        ordering = ["game", "position"]
+        verbose_name = _("éditeur du jeu")
+        verbose_name_plural = _("éditeurs du jeu")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "publisher"],
+                name="catalogue_publishercredit_unique_game_publisher",
+                violation_error_message=_("Cet éditeur est déjà associé à ce jeu."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return str(self.publisher)
+
+
+class Component(models.Model):
+    """A piece of a game (`87 × cartes`): one line of the checklist ticked at return."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="components", verbose_name=_("jeu"))
+    position = models.PositiveSmallIntegerField(_("ordre"), default=0)
+    quantity = models.PositiveIntegerField(_("quantité"), default=1)
+    label = models.CharField(_("pièce"), max_length=200)
+
+    class Meta:
+        ordering = ["game", "position", "pk"]
+        verbose_name = _("pièce")
+        verbose_name_plural = _("pièces")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(quantity__gte=1),
+                name="catalogue_component_quantity_positive",
+                violation_error_message=_("La quantité doit être d'au moins 1."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.quantity} × {self.label}"
+
+
+def document_upload_to(instance: "Document", filename: str) -> str:
+    return f"documents/{instance.game.slug}/{filename}"
+
+
+class Document(models.Model):
+    """A digital document attached to a notice (the rule PDF), known by file name, optionally uploaded."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="documents", verbose_name=_("jeu"))
+    file_name = models.CharField(_("nom du fichier"), max_length=255)
+    file = models.FileField(_("fichier"), upload_to=document_upload_to, blank=True)
+    position = models.PositiveSmallIntegerField(_("ordre"), default=0)
+
+    class Meta:
+        ordering = ["game", "position", "file_name"]
+        verbose_name = _("document numérique")
+        verbose_name_plural = _("documents numériques")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "file_name"],
+                name="catalogue_document_unique_game_file_name",
+                violation_error_message=_("Ce jeu a déjà un document de ce nom."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.file_name
+
+
+class CopyQuerySet(models.QuerySet):
+    def lendable(self) -> "CopyQuerySet":
+        """Copies whose status allows lending, whether or not they are out right now."""
+        return self.filter(status__in=Copy.Status.lendable())
+
+    def on_loan(self) -> "CopyQuerySet":
+        """Copies with an open loan."""
+        return self.filter(loans__returned_at__isnull=True)
+
+    def available(self) -> "CopyQuerySet":
+        """Copies a family can take home now: status allows lending and no open loan."""
+        return self.lendable().exclude(pk__in=Copy.objects.on_loan().values("pk"))
+
+
+class Copy(models.Model):
+    """An exemplaire: one physical box on a shelf, identified by its barcode."""
+
+    class Status(models.TextChoices):
+        ON_SHELF = "on_shelf", _("En rayon")
+        IN_REPAIR = "in_repair", _("En réparation")
+        INCOMPLETE = "incomplete", _("Incomplet")
+        LOST = "lost", _("Perdu")
+        WITHDRAWN = "withdrawn", _("Retiré des collections")
+        NOT_FOR_LOAN = "not_for_loan", _("Exclu du prêt")
+
+        @classmethod
+        def lendable(cls) -> list[str]:
+            return [cls.ON_SHELF]
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="copies", verbose_name=_("jeu"))
+    cote = models.CharField(_("cote"), max_length=40)
+    section = models.ForeignKey(
+        Category,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="copies",
+        verbose_name=_("section"),
+        help_text=_("Comme indiqué sur l'exemplaire, même si elle diffère de la catégorie de la notice."),
+    )
+    location = models.ForeignKey(
+        Location, on_delete=models.PROTECT, related_name="copies", verbose_name=_("localisation")
+    )
+    barcode = models.CharField(_("code-barres"), max_length=40)
+    status = models.CharField(_("statut"), max_length=20, choices=Status, default=Status.ON_SHELF)
+    acquired_on = models.DateField(_("date d'acquisition"), null=True, blank=True)
+    notes = models.TextField(_("notes"), blank=True)
+    created_at = models.DateTimeField(_("créé le"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("modifié le"), auto_now=True)
+
+    objects = CopyQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["game", "barcode"]
+        verbose_name = _("exemplaire")
+        verbose_name_plural = _("exemplaires")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["barcode"],
+                name="catalogue_copy_unique_barcode",
+                violation_error_message=_("Un autre exemplaire porte déjà ce code-barres."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} — {self.barcode}"
+
+    @property
+    def status_allows_lending(self) -> bool:
+        return self.status in Copy.Status.lendable()

@@ -1,0 +1,10 @@
+from django.urls import path
+
+from . import views
+
+app_name = "catalogue"
+
+urlpatterns = [
+    path("jeux/", views.game_list, name="game-list"),
+    path("jeux/<slug:slug>/", views.game_detail, name="game-detail"),
+]

@@ -1,0 +1,83 @@
+"""Shared people and tools for the test suite: a staff member, an outsider, a real browser."""
+
+import os
+from io import BytesIO
+
+import pytest
+from django.contrib.auth import get_user_model
+
+CHROMIUM = "/usr/bin/chromium"
+# Flags for a root, offline sandbox: no sandbox, no background calls to Google's hosts.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PASSWORD = "motdepasse-de-test-42"
+
+
+@pytest.fixture
+def staff_user(db):
+    """A librarian: staff, may use the desk and the admin."""
+    user = get_user_model().objects.create_user(
+        "bibliothecaire", email="biblio@example.org", password=PASSWORD, is_staff=True
+    )
+    user.raw_password = PASSWORD
+    return user
+
+
+@pytest.fixture
+def outsider(db):
+    """A logged-in user who is neither staff nor a member family."""
+    user = get_user_model().objects.create_user("passant", email="passant@example.org", password=PASSWORD)
+    user.raw_password = PASSWORD
+    return user
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium driven by Playwright; never a downloaded browser."""
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium).")
+    # Playwright's sync API runs an event loop in this thread; the ORM calls the tests make between
+    # browser steps are still plain synchronous calls.
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh browser tab in French, closed after the test."""
+    context = browser.new_context(locale="fr-BE")
+    tab = context.new_page()
+    yield tab
+    context.close()
+
+
+def pdf_page_count(pdf: bytes) -> int:
+    """Count the pages of a PDF document."""
+    from pypdf import PdfReader
+
+    return len(PdfReader(BytesIO(pdf)).pages)
+
+
+@pytest.fixture
+def print_to_pdf(page):
+    """Open a URL in Chromium and print it to an A4 PDF, as a browser's print dialog would."""
+
+    def render(url: str) -> bytes:
+        response = page.goto(url)
+        assert response is not None and response.ok, f"{url} answered {response and response.status}"
+        page.emulate_media(media="print")
+        return page.pdf(format="A4", prefer_css_page_size=True)
+
+    return render

@@ -1,0 +1,51 @@
+"""The home page, in French by default and in English on request."""
+
+import pytest
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+
+def test_home_speaks_french_by_default(client):
+    response = client.get(reverse("home"))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert '<html lang="fr">' in html
+    assert "Bienvenue à la ludothèque" in html
+    assert reverse("catalogue:game-list") in html
+    assert reverse("rules:page-list") in html
+    assert reverse("loans:desk") in html
+
+
+def test_home_speaks_english_when_the_browser_asks(client):
+    response = client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="en")
+    html = response.content.decode()
+    assert '<html lang="en">' in html
+    assert "Welcome to the toy library" in html
+    assert "Bienvenue à la ludothèque" not in html
+
+
+def test_the_footer_switch_changes_the_language_for_the_next_pages(client):
+    response = client.post(reverse("set_language"), {"language": "en", "next": "/"})
+    assert response.status_code == 302
+    html = client.get(reverse("home")).content.decode()
+    assert "Welcome to the toy library" in html
+    client.post(reverse("set_language"), {"language": "fr", "next": "/"})
+    assert "Bienvenue à la ludothèque" in client.get(reverse("home")).content.decode()
+
+
+def test_the_footer_offers_both_languages(client):
+    html = client.get(reverse("home")).content.decode()
+    assert 'action="/i18n/setlang/"' in html
+    assert 'value="en"' in html and 'value="fr"' in html
+
+
+def test_a_page_that_does_not_exist_answers_404(client):
+    assert client.get("/nulle-part/").status_code == 404
+
+
+def test_home_in_a_real_browser_prints_on_one_a4_page(live_server, print_to_pdf):
+    from tests.conftest import pdf_page_count
+
+    pdf = print_to_pdf(live_server.url + "/")
+    assert pdf_page_count(pdf) == 1

@@ -1,0 +1,146 @@
+"""Settings come from the environment; a bad value stops the start with a clear message."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from ludotheque.settings import database_from_url, env_bool, env_int, env_list, env_time_zone
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("1", True),
+        ("true", True),
+        ("Yes", True),
+        ("on", True),
+        ("0", False),
+        ("false", False),
+        ("NO", False),
+        ("", False),
+    ],
+)
+def test_env_bool_reads_the_usual_words(raw, expected):
+    assert env_bool("DEBUG", not expected, environ={"DEBUG": raw}) is expected
+
+
+def test_env_bool_uses_the_default_when_unset():
+    assert env_bool("DEBUG", True, environ={}) is True
+    assert env_bool("DEBUG", False, environ={}) is False
+
+
+def test_env_bool_refuses_anything_else():
+    with pytest.raises(ImproperlyConfigured, match="DEBUG must be true or false"):
+        env_bool("DEBUG", True, environ={"DEBUG": "maybe"})
+
+
+def test_env_int_reads_whole_numbers_and_refuses_the_rest():
+    assert env_int("SECURE_HSTS_SECONDS", 0, environ={"SECURE_HSTS_SECONDS": "3600"}) == 3600
+    assert env_int("SECURE_HSTS_SECONDS", 7, environ={}) == 7
+    with pytest.raises(ImproperlyConfigured, match="whole number"):
+        env_int("SECURE_HSTS_SECONDS", 0, environ={"SECURE_HSTS_SECONDS": "une heure"})
+    with pytest.raises(ImproperlyConfigured, match="negative"):
+        env_int("SECURE_HSTS_SECONDS", 0, environ={"SECURE_HSTS_SECONDS": "-1"})
+
+
+def test_env_list_splits_on_commas_and_drops_blanks():
+    environ = {"ALLOWED_HOSTS": " ludo.example.org, www.ludo.example.org ,,"}
+    assert env_list("ALLOWED_HOSTS", [], environ=environ) == ["ludo.example.org", "www.ludo.example.org"]
+    assert env_list("ALLOWED_HOSTS", ["localhost"], environ={}) == ["localhost"]
+
+
+def test_no_database_url_means_a_sqlite_file_under_var(tmp_path):
+    config = database_from_url(None, base_dir=tmp_path)
+    assert config["ENGINE"] == "django.db.backends.sqlite3"
+    assert config["NAME"] == tmp_path / "var" / "ludotheque.sqlite3"
+    assert (tmp_path / "var").is_dir()
+
+
+def test_a_postgres_url_gives_every_connection_detail():
+    config = database_from_url("postgres://ludo:s%40cret@db.example.org:6543/ludotheque?sslmode=require")
+    assert config["ENGINE"] == "django.db.backends.postgresql"
+    assert (config["NAME"], config["USER"], config["PASSWORD"]) == ("ludotheque", "ludo", "s@cret")
+    assert (config["HOST"], config["PORT"]) == ("db.example.org", "6543")
+    assert config["OPTIONS"] == {"sslmode": "require"}
+
+
+def test_a_sqlite_url_is_read_relative_to_the_project(tmp_path):
+    config = database_from_url("sqlite:///var/other.sqlite3", base_dir=tmp_path)
+    assert config["NAME"] == tmp_path / "var" / "other.sqlite3"
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("mysql://root@localhost/ludo", "must start with postgres:// or sqlite://"),
+        ("postgres://postgres@localhost:5432/", "must name a database"),
+        ("postgres://postgres@localhost:port/ludo", "invalid port"),
+        ("sqlite://", "needs a file path"),
+    ],
+)
+def test_a_bad_database_url_is_refused_clearly(url, message):
+    with pytest.raises(ImproperlyConfigured, match=message):
+        database_from_url(url)
+
+
+def test_time_zone_defaults_to_brussels_and_refuses_unknown_zones():
+    assert env_time_zone("TIME_ZONE", "Europe/Brussels", environ={}) == "Europe/Brussels"
+    assert (
+        env_time_zone("TIME_ZONE", "Europe/Brussels", environ={"TIME_ZONE": "Europe/Paris"}) == "Europe/Paris"
+    )
+    with pytest.raises(ImproperlyConfigured, match="time zone"):
+        env_time_zone("TIME_ZONE", "Europe/Brussels", environ={"TIME_ZONE": "Mars/Olympus"})
+
+
+PRODUCTION_ENV = {
+    "DEBUG": "false",
+    "SECRET_KEY": "x7#kq2!vLm9@pR4zT8wYb3nC6hJ1sD5fG0aE-uI_oP+eW&rT%yU*iO(pA)sD=fG",
+    "ALLOWED_HOSTS": "ludo.example.org",
+    "CSRF_TRUSTED_ORIGINS": "https://ludo.example.org",
+    "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/postgres",
+}
+
+
+def run_manage(*args: str, env: dict) -> subprocess.CompletedProcess:
+    # The browser tests allow async-unsafe ORM calls in this process; a deployment never does.
+    unwanted = {*PRODUCTION_ENV, "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    clean = {key: value for key, value in os.environ.items() if key not in unwanted}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_check_deploy_is_clean_with_production_settings():
+    result = run_manage("check", "--deploy", "--fail-level", "WARNING", env=PRODUCTION_ENV)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues" in result.stdout
+
+
+def test_debug_off_without_a_secret_key_refuses_to_start():
+    env = {**PRODUCTION_ENV, "SECRET_KEY": ""}
+    result = run_manage("check", env=env)
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set when DEBUG is off" in result.stderr
+
+
+def test_a_bad_debug_value_refuses_to_start():
+    result = run_manage("check", env={"DEBUG": "peut-être"})
+    assert result.returncode != 0
+    assert "ImproperlyConfigured: DEBUG must be true or false" in result.stderr
+
+
+def test_a_csrf_origin_without_scheme_refuses_to_start():
+    env = {**PRODUCTION_ENV, "CSRF_TRUSTED_ORIGINS": "ludo.example.org"}
+    result = run_manage("check", env=env)
+    assert "CSRF_TRUSTED_ORIGINS entries need a scheme" in result.stderr
