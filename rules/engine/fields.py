@@ -1,0 +1,272 @@
+"""Declared inputs of a game: what a setup query or a score sheet may contain.
+
+Each field cleans a raw JSON value (or the string an HTML form sends) into a Python value, adding
+per-field error Texts under a dotted path (`players.1.gold`), and describes itself as JSON Schema.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .text import Text, _, text
+
+MISSING: Any = object()
+
+Errors = dict[str, list[Text]]
+
+
+class InvalidInput(Exception):
+    """Bad input: per-field error Texts keyed by dotted path."""
+
+    def __init__(self, errors: Errors):
+        super().__init__(errors)
+        self.errors = errors
+
+    @classmethod
+    def one(cls, path: str, message: Text) -> InvalidInput:
+        return cls({path: [message]})
+
+
+def add_error(errors: Errors, path: str, message: Text) -> None:
+    errors.setdefault(path, []).append(message)
+
+
+def join_path(prefix: str, name: str | int) -> str:
+    return f"{prefix}.{name}" if prefix else str(name)
+
+
+REQUIRED = text(_("Ce champ est obligatoire."))
+
+
+@dataclass(frozen=True)
+class Field:
+    """A named input with a French label; `default` makes it optional."""
+
+    name: str
+    label: str
+    default: Any = MISSING
+    help: str = ""
+
+    @property
+    def required(self) -> bool:
+        return self.default is MISSING
+
+    def clean(self, raw: Any, path: str, errors: Errors) -> Any:
+        """Return the cleaned value, or None after adding an error under `path`."""
+        raise NotImplementedError
+
+    def clean_member(self, container: dict, path: str, errors: Errors) -> Any:
+        """Clean this field's entry of a dict, applying the default when it is absent."""
+        here = join_path(path, self.name)
+        if self.name not in container or container[self.name] is None or container[self.name] == "":
+            if self.required:
+                add_error(errors, here, REQUIRED)
+                return None
+            return self.default
+        return self.clean(container[self.name], here, errors)
+
+    def schema(self) -> dict:
+        raise NotImplementedError
+
+    def _describe(self, schema: dict) -> dict:
+        schema["title"] = self.label
+        if self.help:
+            schema["description"] = self.help
+        if not self.required and self.default is not None:
+            schema["default"] = self.default
+        return schema
+
+
+@dataclass(frozen=True)
+class Integer(Field):
+    """A whole number, at least `minimum` (0 by default) and at most `maximum` when given."""
+
+    minimum: int | None = 0
+    maximum: int | None = None
+
+    def clean(self, raw: Any, path: str, errors: Errors) -> int | None:
+        if isinstance(raw, bool):
+            value = None
+        elif isinstance(raw, int):
+            value = raw
+        elif isinstance(raw, float) and raw.is_integer():
+            value = int(raw)
+        elif isinstance(raw, str) and raw.strip().lstrip("-").isdigit():
+            value = int(raw.strip())
+        else:
+            value = None
+        if value is None:
+            add_error(errors, path, text(_("Saisissez un nombre entier.")))
+            return None
+        if self.minimum is not None and value < self.minimum:
+            add_error(
+                errors, path, text(_("La valeur doit être au moins %(minimum)s."), minimum=self.minimum)
+            )
+            return None
+        if self.maximum is not None and value > self.maximum:
+            add_error(errors, path, text(_("La valeur doit être au plus %(maximum)s."), maximum=self.maximum))
+            return None
+        return value
+
+    def schema(self) -> dict:
+        schema: dict = {"type": "integer"}
+        if self.minimum is not None:
+            schema["minimum"] = self.minimum
+        if self.maximum is not None:
+            schema["maximum"] = self.maximum
+        return self._describe(schema)
+
+
+TRUE_STRINGS = {"true", "1", "on", "yes", "oui"}
+FALSE_STRINGS = {"false", "0", "off", "no", "non"}
+
+
+@dataclass(frozen=True)
+class Boolean(Field):
+    """Yes or no; absent means no."""
+
+    default: Any = False
+
+    def clean(self, raw: Any, path: str, errors: Errors) -> bool | None:
+        if isinstance(raw, bool):
+            return raw
+        if isinstance(raw, str) and raw.strip().lower() in TRUE_STRINGS | FALSE_STRINGS:
+            return raw.strip().lower() in TRUE_STRINGS
+        add_error(errors, path, text(_("Répondez par vrai ou faux.")))
+        return None
+
+    def schema(self) -> dict:
+        return self._describe({"type": "boolean"})
+
+
+@dataclass(frozen=True)
+class Choice(Field):
+    """One value among declared (value, French label) pairs; `nullable` also accepts null."""
+
+    choices: tuple[tuple[str, str], ...] = ()
+    nullable: bool = False
+
+    @property
+    def values(self) -> list[str]:
+        return [value for value, _label in self.choices]
+
+    def clean_member(self, container: dict, path: str, errors: Errors) -> Any:
+        if self.nullable and self.name in container and container[self.name] in (None, ""):
+            return None
+        return super().clean_member(container, path, errors)
+
+    def clean(self, raw: Any, path: str, errors: Errors) -> str | None:
+        if isinstance(raw, str) and raw in self.values:
+            return raw
+        add_error(
+            errors,
+            path,
+            text(_("Choisissez une de ces valeurs : %(choices)s."), choices=", ".join(self.values)),
+        )
+        return None
+
+    def schema(self) -> dict:
+        schema: dict = {"type": ["string", "null"] if self.nullable else "string", "enum": list(self.values)}
+        if self.nullable:
+            schema["enum"] = [*self.values, None]
+        return self._describe(schema)
+
+
+LETTERS = tuple((letter, letter) for letter in "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
+def Letter(name: str, label: str, **kwargs: Any) -> Choice:  # noqa: N802 - reads as a field type
+    """A card letter A–Z, or null when there is none."""
+    return Choice(name, label, choices=LETTERS, nullable=True, default=kwargs.pop("default", None), **kwargs)
+
+
+@dataclass(frozen=True)
+class Group(Field):
+    """A nested object of declared fields (`science: {tablet, compass, gear, wild}`)."""
+
+    fields: tuple[Field, ...] = ()
+
+    def clean(self, raw: Any, path: str, errors: Errors) -> dict | None:
+        if not isinstance(raw, dict):
+            add_error(
+                errors, path, text(_("Saisissez un objet avec les champs %(fields)s."), fields=self._names())
+            )
+            return None
+        return clean_fields(self.fields, raw, path, errors)
+
+    def clean_member(self, container: dict, path: str, errors: Errors) -> Any:
+        if container.get(self.name) is None:
+            if self.default is None:
+                # An optional group (a Biblios category with no card) is simply absent.
+                return None
+            if all(not member.required for member in self.fields):
+                # A group whose every member has a default may be left out (Biblios dice on 3).
+                return clean_fields(self.fields, {}, join_path(path, self.name), errors)
+        return super().clean_member(container, path, errors)
+
+    def _names(self) -> str:
+        return ", ".join(f.name for f in self.fields)
+
+    def schema(self) -> dict:
+        return self._describe(object_schema(self.fields))
+
+
+@dataclass(frozen=True)
+class ListOf(Field):
+    """A list of items of one declared field type, with a length range."""
+
+    item: Field = field(default_factory=lambda: Integer("item", ""))
+    min_items: int = 0
+    max_items: int | None = None
+
+    def clean(self, raw: Any, path: str, errors: Errors) -> list | None:
+        if not isinstance(raw, list):
+            add_error(errors, path, text(_("Saisissez une liste.")))
+            return None
+        if len(raw) < self.min_items:
+            add_error(errors, path, text(_("Il faut au moins %(count)s éléments."), count=self.min_items))
+            return None
+        if self.max_items is not None and len(raw) > self.max_items:
+            add_error(errors, path, text(_("Il faut au plus %(count)s éléments."), count=self.max_items))
+            return None
+        before = sum(len(messages) for messages in errors.values())
+        values = [self.item.clean(value, join_path(path, index), errors) for index, value in enumerate(raw)]
+        if sum(len(messages) for messages in errors.values()) > before:
+            return None
+        return values
+
+    def clean_member(self, container: dict, path: str, errors: Errors) -> Any:
+        if self.name in container and container[self.name] == [] and self.min_items == 0:
+            return []
+        return super().clean_member(container, path, errors)
+
+    def schema(self) -> dict:
+        schema: dict = {"type": "array", "items": self.item.schema(), "minItems": self.min_items}
+        if self.max_items is not None:
+            schema["maxItems"] = self.max_items
+        return self._describe(schema)
+
+
+def clean_fields(
+    fields: Sequence[Field], raw: dict, path: str, errors: Errors, *, strict: bool = True
+) -> dict:
+    """Clean a dict against declared fields; unknown keys are errors when `strict`."""
+    cleaned = {f.name: f.clean_member(raw, path, errors) for f in fields}
+    if strict:
+        known = {f.name for f in fields}
+        for key in raw:
+            if key not in known:
+                add_error(errors, join_path(path, key), text(_("Champ inconnu pour ce jeu.")))
+    return cleaned
+
+
+def object_schema(fields: Sequence[Field], extra: dict | None = None, required: Sequence[str] = ()) -> dict:
+    """JSON Schema of an object holding the declared fields."""
+    properties = {**(extra or {}), **{f.name: f.schema() for f in fields}}
+    required_names = [*required, *(f.name for f in fields if f.required)]
+    schema: dict = {"type": "object", "properties": properties, "additionalProperties": False}
+    if required_names:
+        schema["required"] = required_names
+    return schema

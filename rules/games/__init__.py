@@ -1,0 +1,31 @@
+"""The registry of games: every module in this package defines `RULES`, one GameRules instance.
+
+Adding a game is adding a module here.
+"""
+
+from __future__ import annotations
+
+import pkgutil
+from functools import cache
+from importlib import import_module
+
+from rules.engine import GameRules
+
+
+@cache
+def all_games() -> tuple[GameRules, ...]:
+    """Every game the engine knows, sorted by title."""
+    games = []
+    for module_info in pkgutil.iter_modules(__path__):
+        module = import_module(f"{__name__}.{module_info.name}")
+        games.append(module.RULES)
+    slugs = [game.slug for game in games]
+    duplicates = {slug for slug in slugs if slugs.count(slug) > 1}
+    if duplicates:
+        raise RuntimeError(f"two game modules declare the same slug: {sorted(duplicates)}")
+    return tuple(sorted(games, key=lambda game: game.title.casefold()))
+
+
+def get_game(slug: str) -> GameRules | None:
+    """The game with this slug, or None."""
+    return next((game for game in all_games() if game.slug == slug), None)
