@@ -10,7 +10,6 @@ from enum import Enum
 from itertools import combinations_with_replacement
 
 
-
 class AmbiguousTie(ValueError):
     """A tie the declared tie-break cannot settle (two players with the same deciding value)."""
 
@@ -75,7 +74,9 @@ def majority[K: Hashable](
     raise ValueError(tie)
 
 
-def places[K: Hashable](counts: Mapping[K, int], points_by_place: Sequence[int], *, minimum: int = 1) -> dict[K, int]:
+def places[K: Hashable](
+    counts: Mapping[K, int], points_by_place: Sequence[int], *, minimum: int = 1
+) -> dict[K, int]:
     """Points for first, second, third… place; tied keys pool the places they occupy and share them.
 
     Keys below `minimum` take no place. Shares are rounded down (Alhambra's scoring rounds).
