@@ -1,10 +1,13 @@
 """The catalogue: notices (games), their pieces and their copies, as PMB records them."""
 
+from django.contrib.postgres.search import SearchVectorField
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import Exists, F, Min, OuterRef, Q
 from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+
+from .search import GameSearchMixin
 
 
 class Location(models.Model):
@@ -111,7 +114,7 @@ class Publisher(models.Model):
         return f"{self.place} : {self.name}" if self.place else self.name
 
 
-class GameQuerySet(models.QuerySet):
+class GameQuerySet(GameSearchMixin, models.QuerySet):
     def for_players(self, count: int) -> "GameQuerySet":
         """Games playable by `count` players."""
         return self.filter(players_min__lte=count, players_max__gte=count)
@@ -165,6 +168,10 @@ class Game(models.Model):
     online_url = models.URLField(_("en ligne"), max_length=500, blank=True)
     created_at = models.DateTimeField(_("créé le"), auto_now_add=True)
     updated_at = models.DateTimeField(_("modifié le"), auto_now=True)
+    # The search document: computed by PostgreSQL itself from the title, summary, authors, publishers
+    # and tags (trigger of migration 0006_search_triggers_and_lexicon) whatever writes the game; Python
+    # never sets it. See catalogue/search.py.
+    search_vector = SearchVectorField(editable=False, null=True)
 
     objects = GameQuerySet.as_manager()
 
@@ -195,6 +202,12 @@ class Game(models.Model):
                 name="catalogue_game_duration_positive",
                 violation_error_message=_("La durée moyenne doit être d'au moins une minute."),
             ),
+        ]
+        indexes = [
+            # The family search sorted by title (GameQuerySet.sorted_by("titre"), the default without
+            # text): the first page comes in index order. Its covering index for counts and facets is
+            # PostgreSQL-only, in migration 0006_search_triggers_and_lexicon.
+            models.Index(fields=["title", "id"], name="catalogue_game_title_idx"),
         ]
 
     def __str__(self) -> str:
@@ -324,11 +337,34 @@ class CopyQuerySet(models.QuerySet):
 
     def on_loan(self) -> "CopyQuerySet":
         """Copies with an open loan."""
-        return self.filter(loans__returned_at__isnull=True)
+        # `loans__isnull=False` makes the join inner: alone, `returned_at__isnull` also matches copies
+        # that were never lent (the outer join gives them a NULL returned_at).
+        return self.filter(loans__isnull=False, loans__returned_at__isnull=True)
+
+    def set_aside(self) -> "CopyQuerySet":
+        """Copies kept at the desk for a family whose hold is ready (the loans app's Hold.copy)."""
+        # "ready" is loans.Hold.Status.READY; the catalogue does not import the loans app.
+        return self.filter(holds__status="ready")
 
     def available(self) -> "CopyQuerySet":
-        """Copies a family can take home now: status allows lending and no open loan."""
-        return self.lendable().exclude(pk__in=Copy.objects.on_loan().values("pk"))
+        """Copies a family can take home now: status allows lending, no open loan, not set aside."""
+        # The loans app's Loan and Hold reached through the reverse relations (the catalogue never
+        # imports loans): NOT EXISTS on their tables is one probe of their partial unique indexes.
+        loans = Copy._meta.get_field("loans").related_model
+        holds = Copy._meta.get_field("holds").related_model
+        return (
+            self.lendable()
+            .exclude(Exists(loans.objects.filter(copy=OuterRef("pk"), returned_at__isnull=True)))
+            .exclude(Exists(holds.objects.filter(copy=OuterRef("pk"), status=holds.Status.READY)))
+        )
+
+    def with_availability(self) -> "CopyQuerySet":
+        """Annotate `is_available` (see available()) and `due_on`, the open loan's return date or None."""
+        # Through the reverse relation `loans`: the catalogue never imports the loans app.
+        return self.annotate(
+            is_available=Exists(Copy.objects.available().filter(pk=OuterRef("pk"))),
+            due_on=Min("loans__due_on", filter=Q(loans__returned_at__isnull=True)),
+        )
 
 
 class Copy(models.Model):
@@ -378,6 +414,8 @@ class Copy(models.Model):
                 fields=["barcode"],
                 name="catalogue_copy_unique_barcode",
                 violation_error_message=_("Un autre exemplaire porte déjà ce code-barres."),
+                # The code "unique" on a one-field constraint puts the error on that field in forms.
+                violation_error_code="unique",
             ),
         ]
 

@@ -1,9 +1,171 @@
-"""The loan desk: members, loans, holds."""
+"""The loan desk: member families, their loans, their holds, and the pieces found missing at return."""
 
+import datetime
+
+from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import Count, F, Q
+from django.db.models.functions import TruncMonth
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+# How long a copy set aside for a ready hold waits for its family before the hold expires.
+HOLD_PICKUP_DAYS = 7
+
+
+class MembershipType(models.Model):
+    """A kind of membership: what it costs, how long it lasts, and what a family may borrow."""
+
+    name = models.CharField(_("nom"), max_length=80, unique=True)
+    duration_days = models.PositiveSmallIntegerField(
+        _("durée (jours)"), default=365, help_text=_("365 pour une adhésion d'un an.")
+    )
+    price = models.DecimalField(_("prix (€)"), max_digits=7, decimal_places=2, default=0)
+    loan_quota = models.PositiveSmallIntegerField(
+        _("jeux empruntés en même temps"), default=3, help_text=_("Nombre maximum de prêts en cours.")
+    )
+    loan_period_days = models.PositiveSmallIntegerField(
+        _("durée du prêt (jours)"),
+        default=21,
+        help_text=_("La date de retour est la date du prêt plus ce délai."),
+    )
+    renewals_allowed = models.PositiveSmallIntegerField(_("prolongations permises"), default=1)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("type d'adhésion")
+        verbose_name_plural = _("types d'adhésion")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(duration_days__gte=1),
+                name="loans_membershiptype_duration_positive",
+                violation_error_message=_("Une adhésion dure au moins un jour."),
+            ),
+            models.CheckConstraint(
+                condition=Q(loan_quota__gte=1),
+                name="loans_membershiptype_quota_positive",
+                violation_error_message=_("Une famille doit pouvoir emprunter au moins un jeu."),
+            ),
+            models.CheckConstraint(
+                condition=Q(loan_period_days__gte=1),
+                name="loans_membershiptype_period_positive",
+                violation_error_message=_("Un prêt dure au moins un jour."),
+            ),
+            models.CheckConstraint(
+                condition=Q(price__gte=0),
+                name="loans_membershiptype_price_not_negative",
+                violation_error_message=_("Le prix ne peut pas être négatif."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class MemberQuerySet(models.QuerySet):
+    def with_valid_membership(self, on: datetime.date | None = None) -> "MemberQuerySet":
+        """Families whose membership covers the day `on` (today by default)."""
+        on = on or timezone.localdate()
+        return self.filter(membership_start__lte=on, membership_expiry__gte=on)
+
+    def with_open_loan_count(self) -> "MemberQuerySet":
+        """Annotate each family with `open_loan_count`, the games it has at home."""
+        return self.annotate(open_loan_count=Count("loans", filter=Q(loans__returned_at__isnull=True)))
+
+    def matching(self, text: str) -> "MemberQuerySet":
+        """Families whose card, name, e-mail or phone contains `text` (the desk's search box)."""
+        text = text.strip()
+        return self.filter(
+            Q(card_barcode__iexact=text)
+            | Q(name__icontains=text)
+            | Q(email__icontains=text)
+            | Q(phone__icontains=text)
+        )
+
+
+class Member(models.Model):
+    """A member family (adhérent): one card, one responsible adult, the people of the household."""
+
+    card_barcode = models.CharField(_("numéro de carte"), max_length=40)
+    name = models.CharField(_("adulte responsable"), max_length=160)
+    email = models.EmailField(_("e-mail"), blank=True)
+    phone = models.CharField(_("téléphone"), max_length=40, blank=True)
+    address = models.TextField(_("adresse"), blank=True)
+    membership_type = models.ForeignKey(
+        MembershipType, on_delete=models.PROTECT, related_name="members", verbose_name=_("type d'adhésion")
+    )
+    membership_start = models.DateField(_("début de l'adhésion"), default=timezone.localdate)
+    membership_expiry = models.DateField(_("fin de l'adhésion"))
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="member",
+        verbose_name=_("identifiant du site"),
+        help_text=_("Permet à la famille de consulter ses prêts sur /compte/."),
+    )
+    notes = models.TextField(_("notes"), blank=True)
+    created_at = models.DateTimeField(_("inscrite le"), auto_now_add=True)
+
+    objects = MemberQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("famille membre")
+        verbose_name_plural = _("familles membres")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["card_barcode"],
+                name="loans_member_unique_card_barcode",
+                violation_error_message=_("Une autre famille a déjà ce numéro de carte."),
+            ),
+            models.CheckConstraint(
+                condition=Q(membership_start__lte=F("membership_expiry")),
+                name="loans_member_membership_start_lte_expiry",
+                violation_error_message=_("L'adhésion ne peut pas finir avant d'avoir commencé."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.card_barcode})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("loans:member-detail", kwargs={"pk": self.pk})
+
+    def membership_is_valid(self, on: datetime.date | None = None) -> bool:
+        on = on or timezone.localdate()
+        return self.membership_start <= on <= self.membership_expiry
+
+
+class HouseholdMember(models.Model):
+    """Someone of the family who plays: first name and birth year (for the game suggestions)."""
+
+    member = models.ForeignKey(
+        Member, on_delete=models.CASCADE, related_name="household", verbose_name=_("famille")
+    )
+    first_name = models.CharField(_("prénom"), max_length=80)
+    birth_year = models.PositiveSmallIntegerField(_("année de naissance"))
+
+    class Meta:
+        ordering = ["member", "birth_year", "first_name"]
+        verbose_name = _("membre du foyer")
+        verbose_name_plural = _("membres du foyer")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(birth_year__gte=1900),
+                name="loans_householdmember_birth_year_plausible",
+                violation_error_message=_("L'année de naissance doit être postérieure à 1900."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.first_name} ({self.birth_year})"
+
+    def age(self, on: datetime.date | None = None) -> int:
+        """Age reached during the year of `on` (the birth year is all we keep)."""
+        return (on or timezone.localdate()).year - self.birth_year
 
 
 class LoanQuerySet(models.QuerySet):
@@ -11,16 +173,64 @@ class LoanQuerySet(models.QuerySet):
         """Loans whose copy has not come back yet."""
         return self.filter(returned_at__isnull=True)
 
+    def returned(self) -> "LoanQuerySet":
+        """Loans whose copy is back."""
+        return self.filter(returned_at__isnull=False)
+
+    def overdue(self, on: datetime.date | None = None) -> "LoanQuerySet":
+        """Open loans whose due date has passed."""
+        return self.open().filter(due_on__lt=on or timezone.localdate())
+
+    def count_per_month(self, since: datetime.date) -> dict[datetime.date, int]:
+        """How many loans were made each month from the month of `since` on, keyed by the month's 1st day."""
+        start = timezone.make_aware(datetime.datetime.combine(since.replace(day=1), datetime.time.min))
+        rows = (
+            self.filter(lent_at__gte=start)
+            .annotate(month=TruncMonth("lent_at"))
+            .order_by()
+            .values("month")
+            .annotate(count=Count("pk"))
+        )
+        return {timezone.localtime(row["month"]).date(): row["count"] for row in rows}
+
+    def for_desk(self) -> "LoanQuerySet":
+        """Fetch what the desk shows of a loan (game, copy, family) in the same query."""
+        return self.select_related("copy__game", "member")
+
 
 class Loan(models.Model):
     """One copy lent to one family, from lending to return. Never deleted."""
 
+    class ReturnCheck(models.TextChoices):
+        COMPLETE = "complete", _("Complet")
+        INCOMPLETE = "incomplete", _("Pièces manquantes")
+        PLAYABLE = "playable", _("Pièces manquantes, jouable quand même")
+
     copy = models.ForeignKey(
         "catalogue.Copy", on_delete=models.PROTECT, related_name="loans", verbose_name=_("exemplaire")
     )
+    member = models.ForeignKey(
+        Member, on_delete=models.PROTECT, related_name="loans", verbose_name=_("famille")
+    )
     lent_at = models.DateTimeField(_("prêté le"), default=timezone.now)
+    lent_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="loans_lent",
+        verbose_name=_("prêté par"),
+    )
     due_on = models.DateField(_("à rendre le"))
+    renewals = models.PositiveSmallIntegerField(_("prolongations"), default=0)
     returned_at = models.DateTimeField(_("rendu le"), null=True, blank=True)
+    returned_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="loans_returned",
+        verbose_name=_("repris par"),
+    )
+    return_check = models.CharField(_("contrôle au retour"), max_length=20, choices=ReturnCheck, blank=True)
 
     objects = LoanQuerySet.as_manager()
 
@@ -35,7 +245,175 @@ class Loan(models.Model):
                 name="loans_loan_one_open_per_copy",
                 violation_error_message=_("Cet exemplaire est déjà en prêt."),
             ),
+            models.CheckConstraint(
+                condition=Q(returned_at__isnull=True, return_check="")
+                | (Q(returned_at__isnull=False, returned_at__gte=F("lent_at")) & ~Q(return_check="")),
+                name="loans_loan_return_check_iff_returned",
+                violation_error_message=_(
+                    "Un retour porte une date postérieure au prêt et un contrôle des pièces."
+                ),
+            ),
+        ]
+        indexes = [
+            # Loan.objects.overdue(): the open loans by due date, for the overdue list.
+            models.Index(
+                fields=["due_on"], condition=Q(returned_at__isnull=True), name="loans_loan_open_due_on_idx"
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.copy} ({self.lent_at:%Y-%m-%d})"
+
+    @property
+    def is_open(self) -> bool:
+        return self.returned_at is None
+
+    def is_overdue(self, on: datetime.date | None = None) -> bool:
+        return self.is_open and self.due_on < (on or timezone.localdate())
+
+    def days_late(self, on: datetime.date | None = None) -> int:
+        return max(0, ((on or timezone.localdate()) - self.due_on).days) if self.is_open else 0
+
+
+class HoldQuerySet(models.QuerySet):
+    def active(self) -> "HoldQuerySet":
+        """Holds still in play: waiting in the queue or ready to hand over."""
+        return self.filter(status__in=[Hold.Status.WAITING, Hold.Status.READY])
+
+    def waiting(self) -> "HoldQuerySet":
+        return self.filter(status=Hold.Status.WAITING)
+
+    def ready(self) -> "HoldQuerySet":
+        return self.filter(status=Hold.Status.READY)
+
+    def past_pickup(self, on: datetime.date | None = None) -> "HoldQuerySet":
+        """Ready holds whose family did not come by the pick-up date."""
+        return self.ready().filter(ready_until__lt=on or timezone.localdate())
+
+
+class Hold(models.Model):
+    """A family's reservation of a game (any copy), served in queue order."""
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("En attente")
+        READY = "ready", _("Prête — exemplaire mis de côté")
+        FULFILLED = "fulfilled", _("Honorée")
+        CANCELLED = "cancelled", _("Annulée")
+        EXPIRED = "expired", _("Expirée")
+
+    game = models.ForeignKey(
+        "catalogue.Game", on_delete=models.PROTECT, related_name="holds", verbose_name=_("jeu")
+    )
+    member = models.ForeignKey(
+        Member, on_delete=models.PROTECT, related_name="holds", verbose_name=_("famille")
+    )
+    position = models.PositiveIntegerField(_("ordre dans la file"))
+    status = models.CharField(_("statut"), max_length=20, choices=Status, default=Status.WAITING)
+    created_at = models.DateTimeField(_("réservée le"), default=timezone.now)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("enregistrée par"),
+    )
+    # The copy set aside for the family while the hold is ready (kept afterwards as a record).
+    copy = models.ForeignKey(
+        "catalogue.Copy",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="holds",
+        verbose_name=_("exemplaire mis de côté"),
+    )
+    ready_at = models.DateTimeField(_("prête le"), null=True, blank=True)
+    ready_until = models.DateField(_("à retirer avant le"), null=True, blank=True)
+    closed_at = models.DateTimeField(_("close le"), null=True, blank=True)
+
+    objects = HoldQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["game", "position"]
+        verbose_name = _("réservation")
+        verbose_name_plural = _("réservations")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "position"],
+                name="loans_hold_unique_game_position",
+                violation_error_message=_(
+                    "Deux réservations ne peuvent pas avoir la même place dans la file."
+                ),
+            ),
+            models.UniqueConstraint(
+                fields=["member", "game"],
+                condition=Q(status__in=["waiting", "ready"]),
+                name="loans_hold_one_active_per_member_game",
+                violation_error_message=_("Cette famille a déjà réservé ce jeu."),
+            ),
+            models.UniqueConstraint(
+                fields=["copy"],
+                condition=Q(status="ready"),
+                name="loans_hold_one_ready_per_copy",
+                violation_error_message=_("Cet exemplaire est déjà mis de côté pour une autre réservation."),
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="ready") | Q(copy__isnull=False, ready_until__isnull=False),
+                name="loans_hold_ready_has_copy",
+                violation_error_message=_("Une réservation prête doit avoir un exemplaire mis de côté."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} — {self.member.name} ({self.get_status_display()})"
+
+
+class MissingPieceQuerySet(models.QuerySet):
+    def still_missing(self) -> "MissingPieceQuerySet":
+        return self.filter(recovered_at__isnull=True)
+
+
+class MissingPiece(models.Model):
+    """Pieces of a copy found missing at a return, until they come back."""
+
+    copy = models.ForeignKey(
+        "catalogue.Copy",
+        on_delete=models.PROTECT,
+        related_name="missing_pieces",
+        verbose_name=_("exemplaire"),
+    )
+    component = models.ForeignKey(
+        "catalogue.Component", on_delete=models.PROTECT, related_name="missing", verbose_name=_("pièce")
+    )
+    quantity = models.PositiveIntegerField(_("nombre manquant"))
+    loan = models.ForeignKey(
+        Loan,
+        on_delete=models.PROTECT,
+        related_name="missing_pieces",
+        verbose_name=_("constaté au retour du prêt"),
+    )
+    recorded_at = models.DateTimeField(_("constaté le"), default=timezone.now)
+    recovered_at = models.DateTimeField(_("rapporté le"), null=True, blank=True)
+    recovered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("enregistré par"),
+    )
+
+    objects = MissingPieceQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["copy", "recorded_at"]
+        verbose_name = _("pièce manquante")
+        verbose_name_plural = _("pièces manquantes")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(quantity__gte=1),
+                name="loans_missingpiece_quantity_positive",
+                violation_error_message=_("Il manque au moins une pièce."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.quantity} × {self.component.label} — {self.copy.barcode}"

@@ -6,4 +6,21 @@ app_name = "loans"
 
 urlpatterns = [
     path("comptoir/", views.desk, name="desk"),
+    path("comptoir/familles/<int:pk>/", views.member_detail, name="member-detail"),
+    path("comptoir/familles/<int:pk>/reserver/", views.hold_create, name="hold-create"),
+    path("comptoir/prets/<int:pk>/prolonger/", views.loan_renew, name="loan-renew"),
+    path("comptoir/prets/<int:pk>/retour/", views.loan_return, name="loan-return"),
+    path("comptoir/retour/", views.return_scan, name="return-scan"),
+    path("comptoir/retards/", views.overdue_list, name="overdue-list"),
+    path("comptoir/reservations/", views.hold_list, name="hold-list"),
+    path("comptoir/reservations/<int:pk>/annuler/", views.hold_cancel, name="hold-cancel"),
+    path("comptoir/reservations/<int:pk>/expirer/", views.hold_expire, name="hold-expire"),
+    path("comptoir/incomplets/", views.incomplete_list, name="incomplete-list"),
+    path(
+        "comptoir/pieces-manquantes/<int:pk>/rapportee/",
+        views.missing_piece_recover,
+        name="missing-piece-recover",
+    ),
+    path("comptoir/statistiques/", views.stats, name="stats"),
+    path("compte/", views.account, name="account"),
 ]

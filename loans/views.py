@@ -1,7 +1,473 @@
-from django.contrib.admin.views.decorators import staff_member_required
-from django.shortcuts import render
+"""The loan desk (staff only) and a family's own account page."""
+
+import datetime
+from functools import wraps
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, Subquery
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import formats, timezone
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from catalogue.models import Copy, Game
+
+from . import services
+from .forms import HoldForm, LendForm, ReturnForm, ScanForm, add_refusal, copy_for_barcode
+from .models import Hold, Loan, Member, MissingPiece
+
+STATS_MONTHS = 12
+TOP_GAMES = 10
 
 
-@staff_member_required
-def desk(request):
-    return render(request, "loans/desk.html", {})
+def staff_required(view):
+    """Let staff in; send anonymous visitors to the login page and refuse everyone else (403)."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not request.user.is_staff:
+            raise PermissionDenied
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def _date(value: datetime.date) -> str:
+    return formats.date_format(value, "SHORT_DATE_FORMAT")
+
+
+def _next_url(request: HttpRequest, default: str) -> str:
+    url = request.POST.get("next", "")
+    if url_has_allowed_host_and_scheme(url, allowed_hosts={request.get_host()}):
+        return url
+    return default
+
+
+def _announce_hold(request: HttpRequest, hold: Hold | None) -> None:
+    """Tell the clerk, loud and clear, that a copy must go on the reservations shelf."""
+    if hold is None:
+        return
+    messages.warning(
+        request,
+        _(
+            "Réservation : mettez « %(game)s » (%(barcode)s) de côté pour %(family)s (carte %(card)s), "
+            "à retirer avant le %(date)s."
+        )
+        % {
+            "game": hold.game.title,
+            "barcode": hold.copy.barcode,
+            "family": hold.member.name,
+            "card": hold.member.card_barcode,
+            "date": _date(hold.ready_until),
+        },
+        extra_tags="hold",
+    )
+
+
+# The desk home: one box for every scan.
+
+
+@staff_required
+@require_GET
+def desk(request: HttpRequest) -> HttpResponse:
+    form = ScanForm(request.GET if "code" in request.GET else None)
+    context = {"form": form, "families": None, "copy": None}
+    if form.is_valid():
+        code = form.cleaned_data["code"].strip()
+        member = Member.objects.filter(card_barcode__iexact=code).first()
+        if member is not None:
+            return redirect("loans:member-detail", pk=member.pk)
+        copy = Copy.objects.select_related("game").filter(barcode=code).first()
+        if copy is not None:
+            loan = copy.loans.open().first()
+            if loan is not None:
+                return redirect("loans:loan-return", pk=loan.pk)
+            context["copy"] = copy
+            context["set_aside_for"] = Hold.objects.ready().filter(copy=copy).select_related("member").first()
+        else:
+            context["families"] = Member.objects.matching(code).select_related("membership_type")[:50]
+    context["counts"] = {
+        "overdue": Loan.objects.overdue().count(),
+        "ready": Hold.objects.ready().count(),
+        "incomplete": Copy.objects.filter(status=Copy.Status.INCOMPLETE).count(),
+    }
+    return render(request, "loans/desk.html", context)
+
+
+# A family's page: lend, renew, reserve.
+
+
+def _render_member(
+    request: HttpRequest,
+    member: Member,
+    *,
+    lend_form: LendForm | None = None,
+    hold_form: HoldForm | None = None,
+    refusal: ValidationError | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    today = timezone.localdate()
+    loans = list(member.loans.open().select_related("copy__game").order_by("due_on", "pk"))
+    waiting_before = (
+        Hold.objects.waiting()
+        .filter(game=OuterRef("game"), position__lte=OuterRef("position"))
+        .order_by()
+        .values("game")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    holds = list(
+        member.holds.active().select_related("game", "copy").annotate(queue_rank=Subquery(waiting_before))
+    )
+    context = {
+        "member": member,
+        "membership_valid": member.membership_is_valid(today),
+        "household": list(member.household.all()),
+        "loans": loans,
+        "late_count": sum(1 for loan in loans if loan.due_on < today),
+        "quota_left": max(0, member.membership_type.loan_quota - len(loans)),
+        "ready_holds": [hold for hold in holds if hold.status == Hold.Status.READY],
+        "waiting_holds": [hold for hold in holds if hold.status == Hold.Status.WAITING],
+        "history": member.loans.returned().select_related("copy__game").order_by("-returned_at")[:10],
+        "lend_form": lend_form or LendForm(),
+        "hold_form": hold_form or HoldForm(),
+        "refusal": refusal.messages if refusal else None,
+        "today": today,
+    }
+    return render(request, "loans/member_detail.html", context, status=status)
+
+
+def _get_member(pk: int) -> Member:
+    return get_object_or_404(Member.objects.select_related("membership_type"), pk=pk)
+
+
+@staff_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The family's page; its form lends one scanned copy at a time and comes back ready for the next."""
+    member = _get_member(pk)
+    if request.method != "POST":
+        return _render_member(request, member)
+    form = LendForm(request.POST)
+    if form.is_valid():
+        copy = form.cleaned_data["barcode"]
+        try:
+            loan = services.loan_create(copy=copy, member=member, staff=request.user)
+        except ValidationError as error:
+            add_refusal(form, error, {"copy": "barcode", "member": None})
+        else:
+            messages.success(
+                request,
+                _("« %(game)s » (%(barcode)s) prêté, à rendre le %(date)s.")
+                % {"game": copy.game.title, "barcode": copy.barcode, "date": _date(loan.due_on)},
+            )
+            return redirect("loans:member-detail", pk=member.pk)
+    return _render_member(request, member, lend_form=form, status=400)
+
+
+@staff_required
+@require_POST
+def loan_renew(request: HttpRequest, pk: int) -> HttpResponse:
+    loan = get_object_or_404(Loan.objects.select_related("copy__game"), pk=pk)
+    try:
+        loan = services.loan_renew(loan=loan, staff=request.user)
+    except ValidationError as error:
+        return _render_member(request, _get_member(loan.member_id), refusal=error, status=400)
+    messages.success(
+        request,
+        _("« %(game)s » prolongé : à rendre le %(date)s.")
+        % {"game": loan.copy.game.title, "date": _date(loan.due_on)},
+    )
+    return redirect("loans:member-detail", pk=loan.member_id)
+
+
+@staff_required
+@require_POST
+def hold_create(request: HttpRequest, pk: int) -> HttpResponse:
+    member = _get_member(pk)
+    form = HoldForm(request.POST)
+    if form.is_valid():
+        try:
+            hold = services.hold_create(game=form.cleaned_data["game"], member=member, staff=request.user)
+        except ValidationError as error:
+            add_refusal(form, error, {"game": "game", "member": None})
+        else:
+            messages.success(
+                request,
+                _("« %(game)s » réservé : place %(position)s dans la file.")
+                % {"game": hold.game.title, "position": _queue_rank(hold)},
+            )
+            if hold.status == Hold.Status.READY:
+                _announce_hold(request, hold)
+            return redirect("loans:member-detail", pk=member.pk)
+    return _render_member(request, member, hold_form=form, status=400)
+
+
+def _queue_rank(hold: Hold) -> int:
+    if hold.status != Hold.Status.WAITING:
+        return 1
+    return Hold.objects.waiting().filter(game=hold.game_id, position__lte=hold.position).count()
+
+
+@staff_required
+@require_POST
+def hold_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    hold = get_object_or_404(Hold.objects.select_related("game", "member"), pk=pk)
+    try:
+        next_hold = services.hold_cancel(hold=hold, staff=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, _("Réservation de « %(game)s » annulée.") % {"game": hold.game.title})
+        _announce_hold(request, next_hold)
+    return redirect(_next_url(request, reverse("loans:member-detail", args=[hold.member_id])))
+
+
+@staff_required
+@require_POST
+def hold_expire(request: HttpRequest, pk: int) -> HttpResponse:
+    hold = get_object_or_404(Hold.objects.select_related("game", "member"), pk=pk)
+    try:
+        next_hold = services.hold_expire(hold=hold)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(
+            request,
+            _("Réservation de « %(game)s » pour %(family)s expirée.")
+            % {"game": hold.game.title, "family": hold.member.name},
+        )
+        _announce_hold(request, next_hold)
+    return redirect(_next_url(request, reverse("loans:hold-list")))
+
+
+# Returns: scan, tick the pieces, confirm.
+
+
+@staff_required
+@require_GET
+def return_scan(request: HttpRequest) -> HttpResponse:
+    """Return mode: scan a copy to open its checklist, then come back here for the next one."""
+    error = None
+    barcode = request.GET.get("barcode", "").strip()
+    if barcode:
+        try:
+            copy = copy_for_barcode(barcode)
+        except ValidationError as unknown:
+            error = unknown.messages[0]
+        else:
+            loan = copy.loans.open().first()
+            if loan is not None:
+                return redirect("loans:loan-return", pk=loan.pk)
+            error = _("« %(game)s » (%(barcode)s) n'est pas en prêt : il n'y a rien à rendre.") % {
+                "game": copy.game.title,
+                "barcode": copy.barcode,
+            }
+    return render(request, "loans/return_scan.html", {"error": error}, status=400 if error else 200)
+
+
+@staff_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def loan_return(request: HttpRequest, pk: int) -> HttpResponse:
+    loan = get_object_or_404(Loan.objects.select_related("copy__game", "member"), pk=pk)
+    if not loan.is_open:
+        messages.info(
+            request,
+            _("« %(game)s » (%(barcode)s) a déjà été rendu le %(date)s.")
+            % {
+                "game": loan.copy.game.title,
+                "barcode": loan.copy.barcode,
+                "date": _date(timezone.localdate(loan.returned_at)),
+            },
+        )
+        return redirect("loans:return-scan")
+    form = ReturnForm(request.POST or None, loan=loan)
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                result = services.loan_return(
+                    loan=loan,
+                    staff=request.user,
+                    missing=form.missing(),
+                    recovered=form.recovered(),
+                    playable_anyway=form.cleaned_data["playable_anyway"],
+                )
+            except ValidationError as error:
+                add_refusal(form, error, {})
+            else:
+                _announce_return(request, result)
+                return redirect("loans:return-scan")
+        status = 400
+    else:
+        status = 200
+    return render(
+        request,
+        "loans/loan_return.html",
+        {"loan": loan, "form": form, "late": loan.is_overdue(), "days_late": loan.days_late()},
+        status=status,
+    )
+
+
+def _announce_return(request: HttpRequest, result: services.ReturnResult) -> None:
+    loan = result.loan
+    messages.success(
+        request,
+        _("« %(game)s » (%(barcode)s) rendu par %(family)s.")
+        % {"game": loan.copy.game.title, "barcode": loan.copy.barcode, "family": loan.member.name},
+    )
+    if result.missing:
+        pieces = ", ".join(f"{piece.quantity} × {piece.component.label}" for piece in result.missing)
+        if loan.return_check == Loan.ReturnCheck.INCOMPLETE:
+            text = _("Il manque %(pieces)s : l'exemplaire est marqué incomplet et ne sera plus prêté.")
+        else:
+            text = _("Il manque %(pieces)s : noté, l'exemplaire reste prêtable.")
+        messages.warning(request, text % {"pieces": pieces})
+    _announce_hold(request, result.hold)
+
+
+# The lists of the back office.
+
+
+@staff_required
+@require_GET
+def overdue_list(request: HttpRequest) -> HttpResponse:
+    today = timezone.localdate()
+    loans = list(Loan.objects.overdue(today).for_desk().order_by("due_on", "member__name"))
+    for loan in loans:
+        loan.late_days = (today - loan.due_on).days
+    return render(request, "loans/overdue_list.html", {"loans": loans})
+
+
+@staff_required
+@require_GET
+def hold_list(request: HttpRequest) -> HttpResponse:
+    today = timezone.localdate()
+    ready = list(Hold.objects.ready().select_related("game", "member", "copy").order_by("ready_until", "pk"))
+    for hold in ready:
+        hold.past_pickup = hold.ready_until < today
+    waiting = Hold.objects.waiting().select_related("game", "member").order_by("game__title", "position")
+    return render(request, "loans/hold_list.html", {"ready": ready, "waiting": waiting})
+
+
+@staff_required
+@require_GET
+def incomplete_list(request: HttpRequest) -> HttpResponse:
+    copies = (
+        Copy.objects.filter(
+            Q(status=Copy.Status.INCOMPLETE)
+            | Q(pk__in=MissingPiece.objects.still_missing().values("copy_id"))
+        )
+        .select_related("game", "location")
+        .prefetch_related(
+            Prefetch(
+                "missing_pieces",
+                queryset=MissingPiece.objects.still_missing().select_related("component", "loan__member"),
+                to_attr="pieces",
+            )
+        )
+        .order_by("game__title", "barcode")
+    )
+    return render(request, "loans/incomplete_list.html", {"copies": copies})
+
+
+@staff_required
+@require_POST
+def missing_piece_recover(request: HttpRequest, pk: int) -> HttpResponse:
+    piece = get_object_or_404(MissingPiece.objects.select_related("component", "copy__game"), pk=pk)
+    try:
+        hold = services.missing_piece_recover(missing_piece=piece, staff=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(
+            request,
+            _("%(count)s × « %(piece)s » rapporté(s) pour « %(game)s » (%(barcode)s).")
+            % {
+                "count": piece.quantity,
+                "piece": piece.component.label,
+                "game": piece.copy.game.title,
+                "barcode": piece.copy.barcode,
+            },
+        )
+        _announce_hold(request, hold)
+    return redirect("loans:incomplete-list")
+
+
+@staff_required
+@require_GET
+def stats(request: HttpRequest) -> HttpResponse:
+    today = timezone.localdate()
+    months_ago = today.year * 12 + today.month - 1 - (STATS_MONTHS - 1)
+    first_month = datetime.date(months_ago // 12, months_ago % 12 + 1, 1)
+    start = timezone.make_aware(datetime.datetime.combine(first_month, datetime.time.min))
+    counts = Loan.objects.count_per_month(first_month)
+    months = []
+    month = first_month
+    while month <= today:
+        months.append({"month": month, "count": counts.get(month, 0)})
+        month = (month + datetime.timedelta(days=32)).replace(day=1)
+    busiest = max((row["count"] for row in months), default=0) or 1
+    for row in months:
+        row["percent"] = round(100 * row["count"] / busiest)
+    top_games = (
+        Game.objects.annotate(loan_count=Count("copies__loans", filter=Q(copies__loans__lent_at__gte=start)))
+        .filter(loan_count__gt=0)
+        .order_by("-loan_count", "title")[:TOP_GAMES]
+    )
+    never_lent = (
+        Game.objects.filter(Exists(Copy.objects.filter(game=OuterRef("pk"))))
+        .exclude(Exists(Loan.objects.filter(copy__game=OuterRef("pk"))))
+        .annotate(copy_count=Count("copies"))
+        .order_by("title")
+    )
+    return render(
+        request,
+        "loans/stats.html",
+        {
+            "months": months,
+            "total": sum(row["count"] for row in months),
+            "top_games": top_games,
+            "never_lent": never_lent,
+            "since": first_month,
+        },
+    )
+
+
+# A family's own page.
+
+
+def _get_member_for_user(user) -> Member:
+    """The family account of the logged-in user; nobody else's, ever."""
+    member = Member.objects.select_related("membership_type").filter(user=user).first()
+    if member is None:
+        raise Http404(_("Aucune famille membre n'est liée à votre identifiant."))
+    return member
+
+
+@login_required
+@require_GET
+def account(request: HttpRequest) -> HttpResponse:
+    member = _get_member_for_user(request.user)
+    today = timezone.localdate()
+    loans = list(member.loans.open().select_related("copy__game").order_by("due_on", "pk"))
+    return render(
+        request,
+        "loans/account.html",
+        {
+            "member": member,
+            "membership_valid": member.membership_is_valid(today),
+            "loans": loans,
+            "quota_left": max(0, member.membership_type.loan_quota - len(loans)),
+            "holds": member.holds.active().select_related("game"),
+            "history": member.loans.returned().select_related("copy__game").order_by("-returned_at")[:20],
+            "today": today,
+        },
+    )

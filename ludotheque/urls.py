@@ -8,7 +8,17 @@ from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
+from catalogue import views as catalogue_views
+from loans import api as loans_api
+from rules import api as rules_api
+
 router = DefaultRouter()
+router.register("games", catalogue_views.GameViewSet, basename="game")
+router.register("copies", catalogue_views.CopyViewSet, basename="copy")
+router.register("members", loans_api.MemberViewSet, basename="member")
+router.register("loans", loans_api.LoanViewSet, basename="loan")
+router.register("holds", loans_api.HoldViewSet, basename="hold")
+router.register("rules", rules_api.RulesViewSet, basename="rules")
 
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),

@@ -6,4 +6,15 @@ app_name = "rules"
 
 urlpatterns = [
     path("regles/", views.page_list, name="page-list"),
+    path("regles/<slug:slug>/", views.page_detail, name="page-detail"),
+    path("regles/<slug:slug>/mise-en-place/", views.setup, name="setup"),
+    path("regles/<slug:slug>/mise-en-place/imprimer/", views.setup_print, name="setup-print"),
+    path("regles/<slug:slug>/feuille-de-score/", views.score_sheet, name="score-sheet"),
+    path("regles/<slug:slug>/feuille-de-score/vierge/", views.score_pad, name="score-pad"),
+    path("regles/<slug:slug>/feuille-de-score/imprimer/", views.score_print, name="score-print"),
+    path("regles/<slug:slug>/arbitrage/", views.check, name="check"),
+    path("regles/<slug:slug>/modifier/", views.page_edit, name="page-edit"),
+    path("regles/<slug:slug>/historique/", views.history, name="history"),
+    path("regles/<slug:slug>/historique/<int:number>/", views.revision_detail, name="revision"),
+    path("regles/<slug:slug>/comparer/", views.revision_diff, name="diff"),
 ]

@@ -1,5 +1,412 @@
-from django.shortcuts import render
+"""The rules pages: list, page with its embedded calculator, sheet and check, print aids, editing."""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Prefetch
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_http_methods
+
+from catalogue.models import Game
+
+from .diff import diff_rows
+from .engine import GameRules
+from .forms import CheckForm, RevisionForm, SetupForm, check_display
+from .inputs import render_text, translate
+from .markup import SectionKind, split_sections, to_html
+from .models import RulePage
+from .services import all_game_rules, game_rules, revision_create
+from .sheets import ScoreSheetForm, SheetChoiceForm, score_display
+
+# Where each executable part sits on the page: after the first section of one of these kinds.
+TOOL_PLACES = {
+    "setup": (SectionKind.SETUP, SectionKind.MATERIAL),
+    "score": (SectionKind.SCORING, SectionKind.END),
+    "check": (SectionKind.END, SectionKind.PLAY, SectionKind.SCORING),
+}
+# The editor's syntax help: each example shown with what it renders.
+SYNTAX_EXAMPLES = (
+    "== Mise en place ==\n=== À deux joueurs ===",
+    "'''gras''' et ''italique''",
+    "* une puce\n** une sous-puce",
+    "# première étape\n# deuxième étape",
+    '{| class="wikitable"\n! Joueurs !! Cartes\n|-\n| 2 || 21\n|-\n| 3 || 12\n|}',
+    "[https://www.example.org un lien]",
+)
+FEATURE_LABELS = {
+    "setup": gettext_lazy("Calculateur de mise en place"),
+    "score": gettext_lazy("Feuille de score"),
+    "check": gettext_lazy("Arbitrage"),
+}
 
 
-def page_list(request):
-    return render(request, "rules/page_list.html", {})
+def staff_required(view):
+    """Let staff in; send anonymous visitors to the login page and refuse everyone else (403)."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not request.user.is_staff:
+            raise PermissionDenied
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def players_text(game: GameRules) -> str:
+    low, high = game.players.minimum, game.players.maximum
+    if high is None:
+        return _("%(min)s joueurs ou plus") % {"min": low}
+    if high == low:
+        return _("%(min)s joueurs") % {"min": low}
+    return _("%(min)s à %(max)s joueurs") % {"min": low, "max": high}
+
+
+def _get_rules_or_404(slug: str) -> GameRules:
+    rules = game_rules(slug)
+    if rules is None:
+        raise Http404(_("Aucun jeu ne porte cet identifiant."))
+    return rules
+
+
+def _get_page_or_404(slug: str) -> RulePage:
+    return get_object_or_404(RulePage.objects.select_related("game"), slug=slug)
+
+
+def _game_context(rules: GameRules, slug: str) -> dict:
+    """What every page about a game shows in its heading."""
+    page = RulePage.objects.filter(slug=slug).only("slug", "title").first()
+    return {
+        "rules": rules,
+        "slug": slug,
+        "title": page.title if page else rules.title,
+        "players_text": players_text(rules),
+    }
+
+
+# --- list and page -------------------------------------------------------------------------------------
+
+
+@require_GET
+def page_list(request: HttpRequest) -> HttpResponse:
+    pages = {
+        page.slug: page
+        for page in RulePage.objects.prefetch_related(
+            Prefetch("game", queryset=Game.objects.with_availability().only("pk", "slug", "title"))
+        )
+    }
+    entries = []
+    for rules in all_game_rules():
+        page = pages.pop(rules.slug, None)
+        entries.append(
+            {
+                "slug": rules.slug,
+                "title": page.title if page else rules.title,
+                "players": players_text(rules),
+                "variants": [translate(variant.label) for variant in rules.variants],
+                "features": [(feature, FEATURE_LABELS[feature]) for feature in rules.features],
+                "notice": page.game if page else None,
+            }
+        )
+    # Pages without executable rules (yet) are listed too.
+    for page in pages.values():
+        entries.append({"slug": page.slug, "title": page.title, "features": [], "notice": page.game})
+    entries.sort(key=lambda entry: entry["title"].casefold())
+    return render(request, "rules/page_list.html", {"entries": entries})
+
+
+def _tools(rules: GameRules | None, slug: str) -> dict:
+    """The executable parts a page embeds, each unbound with the default table."""
+    if rules is None:
+        return {}
+    tools: dict = {}
+    if "setup" in rules.features:
+        setup = SetupForm(rules)
+        setup.is_valid()
+        tools["setup"] = setup
+    if "score" in rules.features:
+        choice = SheetChoiceForm(rules)
+        tools["score"] = {
+            "choice": choice,
+            "form": ScoreSheetForm(rules, players=choice.count, variants=choice.variant_set)
+            if choice.is_valid()
+            else None,
+        }
+    if "check" in rules.features:
+        tools["check"] = CheckForm(rules)
+    return tools
+
+
+def _place_tools(sections: list, tools: dict) -> tuple[list[dict], list[str]]:
+    """Pair each section with the tools that go after it; the tools with no place go last."""
+    placed = [{"section": section, "tools": []} for section in sections]
+    leftover = []
+    for name in ("setup", "score", "check"):
+        if name not in tools:
+            continue
+        target = next(
+            (entry for kind in TOOL_PLACES[name] for entry in placed if entry["section"].kind == kind),
+            None,
+        )
+        if target is None:
+            leftover.append(name)
+        else:
+            target["tools"].append(name)
+    return placed, leftover
+
+
+@require_GET
+def page_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    page = RulePage.objects.select_related("game").filter(slug=slug).first()
+    rules = game_rules(slug)
+    if page is None and rules is None:
+        raise Http404(_("Aucune page de règles ne porte cet identifiant."))
+    revision = page.current_revision if page else None
+    notice = None
+    if page and page.game_id:
+        notice = Game.objects.with_availability().only("pk", "slug", "title").get(pk=page.game_id)
+    tools = _tools(rules, slug)
+    sections, leftover = _place_tools(split_sections(revision.content) if revision else [], tools)
+    context = {
+        "page": page,
+        "rules": rules,
+        "slug": slug,
+        "title": page.title if page else rules.title,
+        "players_text": players_text(rules) if rules else "",
+        "revision": revision,
+        "notice": notice,
+        "sections": sections,
+        "leftover_tools": leftover,
+        "tools": tools,
+        "rulings": [render_text(ruling) for ruling in rules.rulings] if rules else [],
+    }
+    return render(request, "rules/page_detail.html", context)
+
+
+# --- setup calculator --------------------------------------------------------------------------------
+
+
+def _setup(request: HttpRequest, slug: str, template: str) -> HttpResponse:
+    rules = _get_rules_or_404(slug)
+    if "setup" not in rules.features:
+        raise Http404(_("Ce jeu n'a pas de calculateur de mise en place."))
+    form = SetupForm(rules, request.GET)
+    valid = form.is_valid()
+    status = 200 if valid or not form.bound else 400
+    context = {**_game_context(rules, slug), "form": form}
+    return render(request, template, context, status=status)
+
+
+@require_GET
+def setup(request: HttpRequest, slug: str) -> HttpResponse:
+    return _setup(request, slug, "rules/setup.html")
+
+
+@require_GET
+def setup_print(request: HttpRequest, slug: str) -> HttpResponse:
+    return _setup(request, slug, "rules/print/setup.html")
+
+
+# --- score sheet -----------------------------------------------------------------------------------
+
+
+def _score_rules_or_404(slug: str) -> GameRules:
+    rules = _get_rules_or_404(slug)
+    if "score" not in rules.features:
+        raise Http404(_("Ce jeu n'a pas de feuille de score."))
+    return rules
+
+
+@require_http_methods(["GET", "POST"])
+def score_sheet(request: HttpRequest, slug: str) -> HttpResponse:
+    rules = _score_rules_or_404(slug)
+    posted = request.method == "POST"
+    choice = SheetChoiceForm(rules, request.POST if posted else request.GET)
+    context = {**_game_context(rules, slug), "choice": choice, "form": None, "display": None}
+    status = 200
+    if not choice.is_valid():
+        status = 400 if choice.errors or posted else 200
+        return render(request, "rules/score_sheet.html", context, status=status)
+    more = request.POST.get("more", "") if posted else ""
+    form = ScoreSheetForm(
+        rules,
+        players=choice.count,
+        variants=choice.variant_set,
+        data=request.POST if posted else None,
+        more=more,
+    )
+    context["form"] = form
+    if posted and not more:
+        if form.is_valid():
+            form.display = context["display"] = score_display(rules, choice.variant_set, form.result)
+            context["print_query"] = _sheet_query(request.POST)
+        else:
+            status = 400
+    return render(request, "rules/score_sheet.html", context, status=status)
+
+
+def _sheet_query(data: QueryDict) -> str:
+    """The filled sheet as a short query string (blank inputs left out), for a bookmarkable print view."""
+    kept = QueryDict(mutable=True)
+    for key, values in data.lists():
+        if key in ("csrfmiddlewaretoken", "more"):
+            continue
+        values = [value for value in values if value.strip()]
+        if values:
+            kept.setlist(key, values)
+    return kept.urlencode()
+
+
+@require_GET
+def score_pad(request: HttpRequest, slug: str) -> HttpResponse:
+    """A blank pad to print: the score lines as rows, N empty player columns, the tie-break rule."""
+    rules = _score_rules_or_404(slug)
+    choice = SheetChoiceForm(rules, request.GET)
+    context = {**_game_context(rules, slug), "choice": choice}
+    if not choice.is_valid():
+        return render(request, "rules/print/score_pad.html", context, status=400)
+    context.update(
+        lines=[translate(line.label) for line in rules.lines(choice.variant_set)],
+        columns=range(choice.count),
+        tie_break_rule=render_text(rules.tie_break_rule(choice.variant_set)),
+    )
+    return render(request, "rules/print/score_pad.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+def score_print(request: HttpRequest, slug: str) -> HttpResponse:
+    """A filled sheet to print: the same posted sheet (or its bookmarkable query), scored again."""
+    rules = _score_rules_or_404(slug)
+    data = request.POST if request.method == "POST" else request.GET
+    choice = SheetChoiceForm(rules, data)
+    context = {**_game_context(rules, slug), "choice": choice, "form": None, "display": None}
+    if not choice.is_valid():
+        return render(request, "rules/print/score_filled.html", context, status=400)
+    form = ScoreSheetForm(rules, players=choice.count, variants=choice.variant_set, data=data)
+    context["form"] = form
+    if not form.is_valid():
+        return render(request, "rules/print/score_filled.html", context, status=400)
+    form.display = context["display"] = score_display(rules, choice.variant_set, form.result)
+    context["print_query"] = _sheet_query(data)
+    return render(request, "rules/print/score_filled.html", context)
+
+
+# --- referee check -----------------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def check(request: HttpRequest, slug: str) -> HttpResponse:
+    rules = _get_rules_or_404(slug)
+    if "check" not in rules.features:
+        raise Http404(_("Ce jeu n'a pas de contrôle d'arbitrage."))
+    form = CheckForm(rules, request.POST if request.method == "POST" else None)
+    status = 200
+    if request.method == "POST" and not form.is_valid():
+        status = 400
+    context = {**_game_context(rules, slug), "form": form, "check": check_display(rules, form)}
+    return render(request, "rules/check.html", context, status=status)
+
+
+# --- editing and history -------------------------------------------------------------------------------
+
+
+@staff_required
+@require_http_methods(["GET", "POST"])
+def page_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    page = _get_page_or_404(slug)
+    current = page.current_revision
+    preview = None
+    if request.method == "POST":
+        form = RevisionForm(request.POST)
+        if form.is_valid():
+            if "preview" in request.POST:
+                preview = split_sections(form.cleaned_data["content"])
+            else:
+                try:
+                    revision = revision_create(
+                        page=page,
+                        content=form.cleaned_data["content"],
+                        summary=form.cleaned_data["summary"],
+                        author=request.user,
+                        base_number=form.cleaned_data["base_number"],
+                    )
+                except ValidationError as error:
+                    form.add_error(None, error)
+                else:
+                    messages.success(
+                        request, _("Version %(number)s enregistrée.") % {"number": revision.number}
+                    )
+                    return redirect(page)
+    else:
+        form = RevisionForm(
+            initial={
+                "content": current.content if current else "",
+                "base_number": current.number if current else 0,
+            }
+        )
+    conflict = any(error.code == "edit_conflict" for error in form.errors.as_data().get("__all__", []))
+    status = 400 if request.method == "POST" and form.errors else 200
+    context = {
+        "page": page,
+        "current": current,
+        "form": form,
+        "preview": preview,
+        "conflict": conflict,
+        "syntax": [(source, to_html(source)) for source in SYNTAX_EXAMPLES],
+    }
+    return render(request, "rules/page_edit.html", context, status=status)
+
+
+@require_GET
+def history(request: HttpRequest, slug: str) -> HttpResponse:
+    page = _get_page_or_404(slug)
+    revisions = list(page.revisions.for_history())
+    return render(request, "rules/history.html", {"page": page, "revisions": revisions})
+
+
+@require_GET
+def revision_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    page = _get_page_or_404(slug)
+    revision = get_object_or_404(page.revisions.select_related("author"), number=number)
+    context = {
+        "page": page,
+        "revision": revision,
+        "current": page.current_revision,
+        "sections": split_sections(revision.content),
+    }
+    return render(request, "rules/revision.html", context)
+
+
+@require_GET
+def revision_diff(request: HttpRequest, slug: str) -> HttpResponse:
+    """Compare two revisions: `?de=2&a=5` (the current one and its predecessor by default)."""
+    page = _get_page_or_404(slug)
+    current = page.current_revision
+    if current is None:
+        raise Http404(_("Cette page n'a pas encore de version."))
+    try:
+        new_number = int(request.GET.get("a", current.number))
+        old_number = int(request.GET.get("de", new_number - 1))
+    except ValueError:
+        return render(
+            request,
+            "rules/diff.html",
+            {"page": page, "error": _("Indiquez deux numéros de version.")},
+            status=400,
+        )
+    found = {
+        revision.number: revision for revision in page.revisions.filter(number__in=[old_number, new_number])
+    }
+    if new_number not in found or old_number not in found:
+        raise Http404(_("Cette version n'existe pas."))
+    old, new = found[old_number], found[new_number]
+    context = {"page": page, "old": old, "new": new, "rows": diff_rows(old.content, new.content)}
+    return render(request, "rules/diff.html", context)

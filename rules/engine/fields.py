@@ -6,6 +6,7 @@ per-field error Texts under a dotted path (`players.1.gold`), and describes itse
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -93,7 +94,8 @@ class Integer(Field):
             value = raw
         elif isinstance(raw, float) and raw.is_integer():
             value = int(raw)
-        elif isinstance(raw, str) and raw.strip().lstrip("-").isdigit():
+        elif isinstance(raw, str) and re.fullmatch(r"-?[0-9]{1,18}", raw.strip()):
+            # ASCII digits only: str.isdigit() also accepts « ¹ » or « --5 », which int() refuses.
             value = int(raw.strip())
         else:
             value = None

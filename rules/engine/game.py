@@ -9,6 +9,7 @@ referee check. The web layer (pages, API, print aids) only ever calls `run_setup
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -224,7 +225,8 @@ class GameRules:
         count = None
         if isinstance(raw, int) and not isinstance(raw, bool):
             count = raw
-        elif isinstance(raw, str) and raw.strip().isdigit():
+        elif isinstance(raw, str) and re.fullmatch(r"[0-9]{1,18}", raw.strip()):
+            # ASCII digits only: str.isdigit() also accepts « ¹ », which int() refuses.
             count = int(raw.strip())
         if count is None:
             add_error(errors, "players", text(_("Indiquez le nombre de joueurs (un nombre entier).")))

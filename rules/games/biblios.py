@@ -8,7 +8,6 @@ pas à les départager, c'est celui qui a remporté la catégorie Moines qui est
 """
 
 from rules.engine import (
-    AmbiguousTie,
     Component,
     Criterion,
     GameRules,
@@ -181,10 +180,11 @@ class Biblios(GameRules):
                     )
             if missing:
                 continue
-            try:
-                self._winner_points(sheet, slug)
-            except AmbiguousTie as tie:
-                for name in tie.keys:
+            # Any two tied players sharing a letter is refused, not only the two closest to A: a letter
+            # names one card of the category, so no two players can both hold it.
+            letters = [self._category(by_name[name][1], slug)["best_letter"] for name in tied]
+            for name, letter in zip(tied, letters, strict=True):
+                if letters.count(letter) > 1:
                     add_error(
                         errors,
                         f"players.{by_name[name][0]}.categories.{slug}.best_letter",

@@ -1,0 +1,249 @@
+"""Replay a mix of family searches against a running site and print p50/p95/p99 per kind of search.
+
+    .venv/bin/python bench/search.py --serve            # starts gunicorn on ludo_bench, DEBUG off
+    .venv/bin/python bench/search.py --url http://127.0.0.1:8000   # or against a site already up
+
+Kinds (the target, API search p95 <= 30 ms, is for the first four):
+  ages+durée      /api/games/?ages=…&duree_max=…
+  texte           /api/games/?q=…  (titles, themes, authors, publishers, misspellings)
+  texte+filtres   /api/games/?q=…&ages=…|joueurs=…|categorie=…|tag=…
+  facettes        /api/games/facets/?…  (category and tag counts of an ages+time or text search)
+and, reported apart: "disponible" (an ages+time or text search with disponible=oui), the HTML page
+/jeux/?… (results and facets), the sort by popularity, and a game's notice /api/games/<slug>/. Requests go one at a time over one keep-alive connection,
+in a shuffled but seeded order, after a warm-up; each must answer 200.
+"""
+
+import argparse
+import http.client
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import unquote, urlencode, urlsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+TARGET_KINDS = ["ages+durée", "texte", "texte+filtres", "facettes"]
+WORDS = [
+    "chateau",
+    "dragons",
+    "pirates",
+    "tresor",
+    "foret",
+    "chevaliers",
+    "monstres",
+    "ile",
+    "labyrinthe",
+    "licornes",
+    "sorcieres",
+    "vikings",
+    "pyramide",
+    "jungle",
+    "banquise",
+    "cirque",
+    "train",
+    "volcan",
+    "jardin",
+    "ferme",
+    "potion",
+    "legende",
+    "robots",
+    "abeilles",
+    "temple",
+    "samourais",
+    "caravane",
+    "bauza",
+    "knizia",
+    "cathala",
+    "faidutti",
+    "teuber",
+    "gigamic",
+    "iello",
+    "haba",
+    "djeco",
+    "cooperatif",
+    "memoire",
+    "bluff",
+    "enchères",
+    "adresse",
+    "dés",
+    "mime",
+    "enquête",
+    "tresor pirates",
+    "chateau dragons",
+    "foret enchantee",
+    "ile secret",
+    "course des sables",
+    "catane",
+    "carcassonne",
+    "babylone",
+    "avalon",
+    "venise",
+    # one typo each: the lexicon corrects them
+    "chevalliers",
+    "labyrinte",
+    "pirattes",
+    "sorcierres",
+    "dragonns",
+    "tressor",
+    "catanne",
+    "chatteau",
+]
+DURATIONS = [15, 20, 30, 30, 45, 45, 60, 90]
+CATEGORIES = ["A 406", "A 405", "A 409", "A 404", "A 408"]
+TAGS = ["cooperatif", "des", "cartes", "memoire", "strategie", "famille", "pirates", "dragons"]
+
+
+def family_ages(rng: random.Random) -> str:
+    children = [rng.randint(4, 14) for _ in range(rng.randint(1, 3))]
+    adults = [rng.randint(30, 48) for _ in range(rng.randint(0, 2))]
+    return ", ".join(str(age) for age in children + adults)
+
+
+def make_requests(rng: random.Random, count: int, slugs: list[str]) -> list[tuple[str, str]]:
+    """`count` requests of each kind, shuffled."""
+    requests = []
+    for _ in range(count):
+        ages = {"ages": family_ages(rng), "duree_max": rng.choice(DURATIONS)}
+        requests.append(("ages+durée", "/api/games/?" + urlencode(ages)))
+        requests.append(("texte", "/api/games/?" + urlencode({"q": rng.choice(WORDS)})))
+        filtered = {"q": rng.choice(WORDS)}
+        extra = rng.choice(["ages", "joueurs", "categorie", "tag"])
+        if extra == "ages":
+            filtered |= {"ages": family_ages(rng), "duree_max": rng.choice(DURATIONS)}
+        elif extra == "joueurs":
+            filtered["joueurs"] = rng.randint(2, 6)
+        elif extra == "categorie":
+            filtered["categorie"] = rng.choice(CATEGORIES)
+        else:
+            filtered["tag"] = rng.choice(TAGS)
+        requests.append(("texte+filtres", "/api/games/?" + urlencode(filtered)))
+        facets = ages if rng.random() < 0.6 else {"q": rng.choice(WORDS)}
+        requests.append(("facettes", "/api/games/facets/?" + urlencode(facets)))
+        available = ages if rng.random() < 0.6 else {"q": rng.choice(WORDS)}
+        requests.append(("disponible", "/api/games/?" + urlencode({**available, "disponible": "oui"})))
+        page = {"ages": family_ages(rng), "duree_max": rng.choice(DURATIONS)}
+        if rng.random() < 0.5:
+            page = {"q": rng.choice(WORDS)}
+        requests.append(("page /jeux/", "/jeux/?" + urlencode(page)))
+        requests.append(("tri popularité", "/api/games/?" + urlencode({**ages, "tri": "popularite"})))
+        requests.append(("fiche d'un jeu", f"/api/games/{rng.choice(slugs)}/"))
+    rng.shuffle(requests)
+    return requests
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def get(connection: http.client.HTTPConnection, path: str) -> tuple[int, bytes]:
+    connection.request("GET", path, headers={"Accept-Language": "fr"})
+    response = connection.getresponse()
+    return response.status, response.read()
+
+
+def serve(port: int) -> subprocess.Popen:
+    """Start gunicorn as production would run it (DEBUG off, 2 workers) on the bench database."""
+    env = os.environ | {
+        "DATABASE_URL": os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/ludo_bench"),
+        "DEBUG": "false",
+        "SECRET_KEY": "benchmark-only-secret-key-0123456789abcdefghijklmnopqrstuvwxyz",
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "SECURE_SSL_REDIRECT": "false",
+    }
+    python = str(ROOT / ".venv" / "bin" / "python")
+    subprocess.run([python, "manage.py", "collectstatic", "--no-input", "-v0"], cwd=ROOT, env=env, check=True)
+    server = subprocess.Popen(
+        [
+            str(ROOT / ".venv" / "bin" / "gunicorn"),
+            "ludotheque.wsgi",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "2",
+        ],
+        cwd=ROOT,
+        env=env,
+        stderr=subprocess.DEVNULL,
+    )
+    for _ in range(100):
+        try:
+            http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/api/")
+            return server
+        except OSError:
+            time.sleep(0.1)
+    server.terminate()
+    sys.exit("gunicorn did not start")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Replay family searches and print latency percentiles.")
+    parser.add_argument("--url", default="http://127.0.0.1:8800")
+    parser.add_argument("--serve", action="store_true", help="start gunicorn on DATABASE_URL (ludo_bench)")
+    parser.add_argument("--requests", type=int, default=200, help="requests of each kind")
+    parser.add_argument("--warmup", type=int, default=20, help="rounds of every kind before measuring")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--kinds", help="comma-separated kinds to replay (default: all)")
+    parser.add_argument("--slowest", type=int, default=0, help="also list the N slowest requests")
+    args = parser.parse_args()
+    target = urlsplit(args.url)
+    server = serve(target.port) if args.serve else None
+    try:
+        connection = http.client.HTTPConnection(target.hostname, target.port, timeout=30)
+        status, body = get(connection, "/api/games/?tri=titre")
+        assert status == 200, f"/api/games/ answered {status}"
+        total = json.loads(body)["count"]
+        slugs = [game["slug"] for game in json.loads(body)["results"]]
+        for page in (50, 500, 2000):
+            status, body = get(connection, f"/api/games/?tri=titre&page={min(page, max(1, total // 20))}")
+            slugs += [game["slug"] for game in json.loads(body)["results"]]
+        rng = random.Random(args.seed)
+        for kind, path in make_requests(rng, args.warmup, slugs):
+            if not args.kinds or kind in args.kinds.split(","):
+                get(connection, path)
+        timings: dict[str, list[float]] = {}
+        slowest: list[tuple[float, str]] = []
+        results: dict[str, list[int]] = {}
+        kinds = args.kinds.split(",") if args.kinds else None
+        for kind, path in make_requests(rng, args.requests, slugs):
+            if kinds and kind not in kinds:
+                continue
+            started = time.perf_counter()
+            status, body = get(connection, path)
+            elapsed = (time.perf_counter() - started) * 1000
+            assert status == 200, f"{path} answered {status}"
+            timings.setdefault(kind, []).append(elapsed)
+            slowest.append((elapsed, path))
+            if path.startswith("/api/games/?") or path.startswith("/api/games/facets/"):
+                results.setdefault(kind, []).append(json.loads(body)["count"])
+        print(f"{total} games at {args.url}, {args.requests} requests per kind, one at a time")
+        print(f"{'kind':<16} {'p50':>7} {'p95':>7} {'p99':>7} {'max':>7}   median results")
+        for kind in [*TARGET_KINDS, *(k for k in timings if k not in TARGET_KINDS)]:
+            values = timings.get(kind)
+            if not values:
+                continue
+            found = f"{statistics.median(results[kind]):>8.0f}" if kind in results else ""
+            print(
+                f"{kind:<16} {percentile(values, 0.5):6.1f}ms {percentile(values, 0.95):6.1f}ms "
+                f"{percentile(values, 0.99):6.1f}ms {max(values):6.1f}ms {found}"
+            )
+        api = [value for kind in TARGET_KINDS for value in timings.get(kind, [])]
+        if api:
+            print(
+                f"{'API search (all)':<16} {percentile(api, 0.5):6.1f}ms {percentile(api, 0.95):6.1f}ms "
+                f"{percentile(api, 0.99):6.1f}ms {max(api):6.1f}ms"
+            )
+        for elapsed, path in sorted(slowest, reverse=True)[: args.slowest]:
+            print(f"{elapsed:7.1f}ms {unquote(path)}")
+    finally:
+        if server:
+            server.terminate()
+            server.wait()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,106 @@
+"""Demo catalogue: the seed PMB notices, then the seven games of the BGA help pages (no copies).
+
+The BGA games go through the same import as PMB notices, so running this twice changes nothing
+(a game is found again by title and first author). Titles are the French editions'; slugs are the
+slugified titles (`les-batisseurs-moyen-age`, `railroad-ink`…); the rules pages link by foreign key.
+
+Facts checked with public sources (player counts, ages and minutes as printed on the box of the
+edition named); age maximum 99 follows the library's PMB habit for "and up".
+- Les Bâtisseurs : Moyen Âge (The Builders: Middle Ages), Frédéric Henry, Bombyx 2013: 2–4, 10+,
+  30 min (ubercoolstuff.com product page; BGA forum announcement "a game by Fred Henry published by
+  Bombyx").
+- Railroad Ink (Deep Blue / Blazing Red editions, the French "Grand Bleu" / "Rouge Ardent" of seed
+  003), Hjalmar Hach and Lorenzo Silva, Horrible Games 2018 (the studio since renamed Horrible
+  Guild): 1–6, 8+, 20–30 min, recorded as 30 (gamersalliance.com review; ucon-gaming.org).
+- Luxor, Rüdiger Dorn, Queen Games 2018: 2–4, 8+, 45 min (spiel-des-jahres.com, nominee 2018;
+  opinionatedgamers.com).
+- K2, Adam Kałuża, Rebel 2010 (French edition distributed by Iello): 1–5, 10+, 60 min (French
+  Wikipedia article "K2 (jeu de société)").
+- Alhambra, Dirk Henn, Queen Games 2003: 2–6, 8+, 60 min (boardgamebriefs.com,
+  accessiblegames.biz).
+- Marrakech, Dominique Ehrhard, Gigamic 2007: 2–4, 20 min; 8+ on the French Gigamic box
+  (meepleqc.ca, a French médiathèque's catalogue record) where the table of game-facts.md said 6+.
+- Martian Dice, Scott Almes, Tasty Minstrel Games 2011: 2–99, 8+, 10 min (rinuu.com product page;
+  meeplegamers.com review: 10–30 min).
+"""
+
+from pathlib import Path
+
+from django.core.management.base import CommandError, OutputWrapper
+from django.core.management.color import no_style
+
+from .management.commands.import_pmb import write_pmb_import_report
+from .pmb import PmbAuthor, PmbCategory, PmbNotice, PmbPublisher
+from .services import game_import_from_pmb, games_import_from_pmb_files
+
+SEEDS = Path(__file__).resolve().parent.parent / "fixtures" / "seeds"
+
+STRATEGY = PmbCategory(code="A 406", label="jeu de stratégie", family="jeu de règles")
+CHANCE = PmbCategory(code="A 407", label="jeu de hasard", family="jeu de règles")
+
+
+def _bga_notice(title, authors, publisher, players, ages, minutes, category, tags) -> PmbNotice:
+    return PmbNotice(
+        title=title,
+        source="catalogue/demo.py",
+        authors=[PmbAuthor(name=name, role="Auteur") for name in authors],
+        publishers=[PmbPublisher(name=publisher)],
+        players_min=players[0],
+        players_max=players[1],
+        age_min=ages,
+        age_max=99,
+        duration_minutes=minutes,
+        category=category,
+        tags=tags,
+    )
+
+
+BGA_NOTICES = [
+    _bga_notice(
+        "Les Bâtisseurs : Moyen Âge",
+        ["Frédéric Henry"],
+        "Bombyx",
+        (2, 4),
+        10,
+        30,
+        STRATEGY,
+        ["Gestion", "Cartes"],
+    ),
+    _bga_notice(
+        "Railroad Ink",
+        ["Hjalmar Hach", "Lorenzo Silva"],
+        "Horrible Games",
+        (1, 6),
+        8,
+        30,
+        STRATEGY,
+        ["Dés", "Placement"],
+    ),
+    _bga_notice(
+        "Luxor", ["Rüdiger Dorn"], "Queen Games", (2, 4), 8, 45, STRATEGY, ["Parcours", "Collection"]
+    ),
+    _bga_notice("K2", ["Adam Kałuża"], "Rebel", (1, 5), 10, 60, STRATEGY, ["Parcours", "Gestion"]),
+    _bga_notice("Alhambra", ["Dirk Henn"], "Queen Games", (2, 6), 8, 60, STRATEGY, ["Placement", "Economie"]),
+    _bga_notice("Marrakech", ["Dominique Ehrhard"], "Gigamic", (2, 4), 8, 20, STRATEGY, ["Placement", "Dés"]),
+    _bga_notice(
+        "Martian Dice",
+        ["Scott Almes"],
+        "Tasty Minstrel Games",
+        (2, 99),
+        8,
+        10,
+        CHANCE,
+        ["Dés", "Prise de risque"],
+    ),
+]
+
+
+def load(*, stdout: OutputWrapper) -> None:
+    """Import the seed notices and add the BGA games; safe to run again."""
+    report = games_import_from_pmb_files(paths=sorted(SEEDS.glob("*.txt")))
+    write_pmb_import_report(report, stdout=stdout, style=no_style())
+    if report.errors:
+        raise CommandError(f"{len(report.errors)} seed notice(s) could not be imported.")
+    for notice in BGA_NOTICES:
+        result = game_import_from_pmb(notice=notice)
+        stdout.write(f"{notice.title} : {result.action}")

@@ -1,0 +1,211 @@
+"""The family search: one FilterSet behind the page `/jeux/` and the API `/api/games/`.
+
+Parameter names are French because they show in URLs people bookmark and share
+(`/jeux/?ages=6,9,38&duree_max=35&disponible=oui`).
+"""
+
+import re
+
+import django_filters
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from .models import Category, Game, Location, Tag
+
+MAX_AGE = 120
+MAX_PLAYERS = 99
+
+
+class AgesField(forms.CharField):
+    """The ages of everyone at the table, `6, 9, 38`: a list of whole numbers."""
+
+    default_error_messages = {
+        "invalid": _(
+            "« %(value)s » n'est pas un âge : écrivez des nombres entiers séparés par des virgules, "
+            "par exemple 6, 9, 38."
+        ),
+        "range": _("« %(value)s » ne convient pas : un âge va de 0 à %(max)s ans."),
+        "too_many": _("Une table de plus de %(max)s joueurs ? Indiquez au plus %(max)s âges."),
+    }
+
+    def to_python(self, value) -> list[int] | None:
+        text = super().to_python(value)
+        if not text:
+            return None
+        ages = []
+        for word in re.split(r"[\s,;]+", text.strip(" ,;")):
+            if not word.isdigit():
+                raise ValidationError(self.error_messages["invalid"], code="invalid", params={"value": word})
+            if int(word) > MAX_AGE:
+                raise ValidationError(
+                    self.error_messages["range"], code="range", params={"value": word, "max": MAX_AGE}
+                )
+            ages.append(int(word))
+        if len(ages) > MAX_PLAYERS:
+            raise ValidationError(
+                self.error_messages["too_many"], code="too_many", params={"max": MAX_PLAYERS}
+            )
+        return ages
+
+
+YES = {"1", "true", "oui", "on", "yes"}
+NO = {"0", "false", "non", "off", "no", ""}
+
+
+class YesNoCheckbox(forms.CheckboxInput):
+    """A checkbox that hands the field the raw word, so `disponible=bof` is an error, not a yes."""
+
+    def __init__(self):
+        super().__init__(attrs={"value": "oui"}, check_test=lambda value: str(value).lower() in YES)
+
+    def value_from_datadict(self, data, files, name):
+        return data.get(name)
+
+
+class YesNoField(forms.Field):
+    """A yes/no switch as a URL writes it: `oui`/`non`, `true`/`false`, `1`/`0`, or a ticked box."""
+
+    widget = YesNoCheckbox
+    default_error_messages = {
+        "invalid": _("« %(value)s » n'est pas compris : répondez oui ou non."),
+    }
+
+    def to_python(self, value) -> bool:
+        word = str(value or "").strip().lower()
+        if word in YES:
+            return True
+        if word in NO:
+            return False
+        raise ValidationError(self.error_messages["invalid"], code="invalid", params={"value": value})
+
+
+class IntegerFilter(django_filters.Filter):
+    field_class = forms.IntegerField
+
+
+class AgesFilter(django_filters.Filter):
+    field_class = AgesField
+
+
+class YesNoFilter(django_filters.Filter):
+    field_class = YesNoField
+
+
+class GameFilter(django_filters.FilterSet):
+    """Who is playing, for how long, what kind of game, where, and free text; then the sort order."""
+
+    q = django_filters.CharFilter(
+        label=_("Recherche"),
+        method="filter_text",
+        widget=forms.TextInput(attrs={"type": "search", "placeholder": _("chateau, catane, Bauza…")}),
+        help_text=_("Titre, auteur, éditeur, mot-clé ou principe du jeu."),
+    )
+    ages = AgesFilter(
+        label=_("Âges des joueurs"),
+        method="filter_ages",
+        widget=forms.TextInput(
+            attrs={"inputmode": "numeric", "placeholder": "6, 9, 38", "autocomplete": "off"}
+        ),
+        help_text=_("L'âge de chaque joueur, séparés par des virgules : 6, 9, 38."),
+    )
+    joueurs = IntegerFilter(
+        label=_("Nombre de joueurs"), method="filter_players", min_value=1, max_value=MAX_PLAYERS
+    )
+    age = IntegerFilter(label=_("Âge du plus jeune"), method="filter_age", min_value=0, max_value=MAX_AGE)
+    duree_max = IntegerFilter(
+        label=_("Temps disponible (minutes)"), method="filter_duration", min_value=1, max_value=32767
+    )
+    categorie = django_filters.ModelChoiceFilter(
+        label=_("Catégorie"),
+        queryset=Category.objects.all(),
+        to_field_name="code",
+        field_name="category",
+        empty_label=_("Toutes les catégories"),
+        help_text=_("Le code de classement, par exemple A 406."),
+    )
+    tag = django_filters.ModelMultipleChoiceFilter(
+        label=_("Mots-clés"),
+        queryset=Tag.objects.all(),
+        to_field_name="slug",
+        method="filter_tags",
+        help_text=_("Les jeux portant tous ces mots-clés (identifiants, plusieurs fois le paramètre)."),
+    )
+    auteur = django_filters.CharFilter(label=_("Auteur"), method="filter_author")
+    editeur = django_filters.CharFilter(label=_("Éditeur"), method="filter_publisher")
+    localisation = django_filters.ModelChoiceFilter(
+        label=_("Localisation"),
+        queryset=Location.objects.all(),
+        method="filter_location",
+        empty_label=_("Tous les sites"),
+        help_text=_("Les jeux dont un exemplaire est rangé sur ce site."),
+    )
+    disponible = YesNoFilter(
+        label=_("Disponible maintenant"),
+        method="filter_available",
+        help_text=_("Seulement les jeux dont un exemplaire peut être emprunté maintenant (oui/non)."),
+    )
+    tri = django_filters.ChoiceFilter(
+        label=_("Trier par"),
+        choices=[
+            ("pertinence", _("pertinence")),
+            ("titre", _("titre")),
+            ("duree", _("durée")),
+            ("popularite", _("popularité")),
+        ],
+        method="filter_sort",
+        empty_label=None,
+        help_text=_("Par défaut : pertinence s'il y a une recherche, sinon titre."),
+    )
+
+    class Meta:
+        model = Game
+        fields = []  # every filter is declared above, with its French name
+
+    # The type hints on `value` give the OpenAPI schema each parameter's type.
+
+    def filter_text(self, queryset, name, value: str):
+        return queryset.search(value)
+
+    def filter_ages(self, queryset, name, value: list[int]):
+        return queryset.playable_by(ages=value)
+
+    def filter_players(self, queryset, name, value: int):
+        return queryset.for_players(value)
+
+    def filter_age(self, queryset, name, value: int):
+        return queryset.for_age(value)
+
+    def filter_duration(self, queryset, name, value: int):
+        return queryset.shorter_than(value)
+
+    def filter_tags(self, queryset, name, value: list[Tag]):
+        return queryset.with_tags(value)
+
+    def filter_author(self, queryset, name, value: str):
+        return queryset.by_author(value.strip())
+
+    def filter_publisher(self, queryset, name, value: str):
+        return queryset.by_publisher(value.strip())
+
+    def filter_location(self, queryset, name, value: Location):
+        if self.form.cleaned_data.get("disponible"):
+            return queryset  # filter_available looks for an available copy at this location
+        return queryset.with_copies(location=value)
+
+    def filter_available(self, queryset, name, value: bool):
+        if not value:
+            return queryset
+        return queryset.with_copies(location=self.form.cleaned_data.get("localisation"), available=True)
+
+    def filter_sort(self, queryset, name, value: str):
+        return queryset  # applied last, in filter_queryset, once the text query has ranked the games
+
+    @property
+    def sort_key(self) -> str:
+        """The sort asked for, or relevance when there is a text query, else the title."""
+        data = self.form.cleaned_data
+        return data.get("tri") or ("pertinence" if data.get("q", "").strip() else "titre")
+
+    def filter_queryset(self, queryset):
+        return super().filter_queryset(queryset).sorted_by(self.sort_key)

@@ -1,0 +1,489 @@
+"""Read the library's PMB OPAC pages into plain notices; no database access here (only gettext).
+
+A PMB page (author page, listing page, or the pipe-separated `Label : | value |` layout) holds
+notices. Each notice starts at `Titre :` and shows its fields twice: the detailed view, then an
+ISBD summary line (`Biblios [objet à 3 dimensions, artefacts, ...] / Steve Finn, Auteur . - …`)
+followed by the same fields again. Only the detailed view is read, so a notice is parsed once;
+the exemplaires (`Exemplaires (N)`) and the digital documents follow the second view.
+
+Tags are space-joined in the export although some have several words (`Jeux à deux`): see
+`split_tags` for how they are separated.
+"""
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
+
+from .pieces import Piece, pieces_from_contents
+
+# Multi-word tags of the library's PMB thesaurus that the capitalisation rule alone would split.
+PMB_MULTIWORD_TAGS = ("Jeux à deux",)
+
+# Disponibilité values printed by PMB for an exemplaire (a loan shows its due date).
+AVAILABILITIES = (
+    r"Disponible",
+    r"Sorti jusqu'au \d{2}/\d{2}/\d{4}",
+    r"En prêt",
+    r"Exclu du prêt",
+    r"En réparation",
+    r"Incomplet",
+    r"Perdu",
+    r"Retiré",
+    r"Pilonné",
+    r"En commande",
+    r"En traitement",
+)
+
+
+@dataclass(frozen=True)
+class PmbAuthor:
+    name: str
+    role: str  # as printed, e.g. "Auteur"
+
+
+@dataclass(frozen=True)
+class PmbPublisher:
+    name: str
+    place: str = ""
+
+
+@dataclass(frozen=True)
+class PmbLanguage:
+    code: str
+    name: str
+
+
+@dataclass(frozen=True)
+class PmbCategory:
+    code: str
+    label: str
+    family: str = ""
+
+
+@dataclass(frozen=True)
+class PmbCopy:
+    cote: str
+    section: PmbCategory | None
+    location: str
+    barcode: str
+    availability: str
+
+
+@dataclass
+class PmbNotice:
+    """One notice as the OPAC shows it, with where it was read."""
+
+    title: str
+    source: str = ""
+    line: int = 0
+    index: int = 0
+    document_type: str = ""
+    authors: list[PmbAuthor] = field(default_factory=list)
+    publishers: list[PmbPublisher] = field(default_factory=list)
+    languages: list[PmbLanguage] = field(default_factory=list)
+    category: PmbCategory | None = None
+    tags: list[str] = field(default_factory=list)
+    players_min: int | None = None
+    players_max: int | None = None
+    age_min: int | None = None
+    age_max: int | None = None
+    duration_minutes: int | None = None
+    summary: str = ""
+    rules_summary: str = ""
+    pedagogical_analysis: str = ""
+    contents: str = ""
+    online_url: str = ""
+    components: list[Piece] = field(default_factory=list)
+    copies: list[PmbCopy] = field(default_factory=list)
+    documents: list[str] = field(default_factory=list)
+
+    @property
+    def position(self) -> str:
+        return _position(self.source, self.line, self.index)
+
+
+def _position(source: str, line: int, index: int) -> str:
+    if not index:  # the whole file
+        return source
+    where = f"{source}:{line}" if source else f"ligne {line}"
+    return f"{where} (notice {index})"
+
+
+class PmbError(ValueError):
+    """A notice that cannot be read, with the file and position to find it."""
+
+    def __init__(self, message: str, *, source: str = "", line: int = 0, index: int = 0):
+        super().__init__(message)
+        self.message = message
+        self.source = source
+        self.line = line
+        self.index = index
+
+    @property
+    def position(self) -> str:
+        return _position(self.source, self.line, self.index)
+
+    def __str__(self) -> str:
+        return f"{self.position} : {self.message}"
+
+
+@dataclass
+class PmbPage:
+    """What one file holds: the notices read and the ones that could not be read."""
+
+    source: str
+    notices: list[PmbNotice]
+    errors: list[PmbError]
+
+    @property
+    def has_notices(self) -> bool:
+        return bool(self.notices or self.errors)
+
+
+# --- Fields of the detailed view, in the order PMB prints them --------------------------------
+
+_LABELS = (
+    ("title", r"Titre"),
+    ("document_type", r"Type de document"),
+    ("authors", r"Auteurs?"),
+    ("other_publishers", r"Autres? [EÉ]diteurs?"),
+    ("publisher", r"[EÉ]diteurs?"),
+    ("languages", r"Langues?"),
+    ("categories", r"Cat[ée]gories?"),
+    ("tags", r"Tags"),
+    ("players_min", r"Nombre minimum de joueurs"),
+    ("players_max", r"Nombre maximum de joueurs"),
+    ("age_min", r"[AÂ]ge minimum"),
+    ("age_max", r"[AÂ]ge maximum"),
+    ("duration_minutes", r"Dur[ée]e moyenne \(minutes\)"),
+    ("summary", r"Principe du jeu"),
+    ("rules_summary", r"R[èe]gles du jeu"),
+    ("pedagogical_analysis", r"Analyse p[ée]dagogique"),
+    ("contents", r"Contenu"),
+    ("online_url", r"En ligne"),
+)
+# "Autre Editeur" is listed before "Editeur" so the alternation reads it whole; PMB prints it after.
+_ORDER = [
+    "title",
+    "document_type",
+    "authors",
+    "publisher",
+    "other_publishers",
+    "languages",
+    "categories",
+    "tags",
+    "players_min",
+    "players_max",
+    "age_min",
+    "age_max",
+    "duration_minutes",
+    "summary",
+    "rules_summary",
+    "pedagogical_analysis",
+    "contents",
+    "online_url",
+]
+_LABEL_RE = re.compile(
+    r"(?<!\w)(?:" + "|".join(f"(?P<{key}>{pattern})" for key, pattern in _LABELS) + r")[ \t]*:",
+)
+_NOTICE_START_RE = re.compile(r"(?<!\S)Titre[ \t]*:")
+_NUMBER_LABELS = {
+    "players_min": "Nombre minimum de joueurs",
+    "players_max": "Nombre maximum de joueurs",
+    "age_min": "Age minimum",
+    "age_max": "Age maximum",
+    "duration_minutes": "Durée moyenne (minutes)",
+}
+_COPIES_RE = re.compile(r"(?<!\w)Exemplaires[ \t]*\((\d+)\)")
+_DOCUMENTS_RE = re.compile(r"(?<!\w)Documents num[ée]riques")
+_COPY_HEADER_RE = re.compile(r"^\s*Cote\s+Section\s+Localisation\s+Code-barres\s+Disponibilit[ée]\s*")
+_CATEGORY_RE = re.compile(
+    r"^(?P<code>[A-Z]{1,3}\s?\d{1,4}(?:[.,]\d+)?)\s+(?P<label>[^()]+?)\s*(?:\((?P<family>[^()]*)\))?\s*$"
+)
+_LANGUAGE_RE = re.compile(r"(?P<name>[^();]+?)\s*\(\s*(?P<code>[a-z]{3})\s*\)")
+_COPY_ROW_RE = re.compile(
+    r"(?P<cote>\S+(?:\s+\S+)*?)\s+"
+    r"(?P<code>[A-Z]{1,3}\s?\d{1,4}(?:[.,]\d+)?)\s+"
+    r"(?P<middle>\S.*?)\s+"
+    r"(?P<barcode>[0-9A-Za-z-]*\d[0-9A-Za-z-]*)\s+"
+    r"(?P<availability>" + "|".join(AVAILABILITIES) + r")(?=\s|$)",
+    re.S,
+)
+_DOCUMENT_RE = re.compile(r"^(?P<name>\S(?:.*?\S)?\.[A-Za-z0-9]{2,5})(?=[A-Z]|\s|$)")
+_URL_RE = re.compile(r"https?://\S+")
+
+
+def parse_page(
+    text: str,
+    *,
+    source: str = "",
+    known_tags: Iterable[str] = (),
+    known_locations: Iterable[str] = (),
+) -> PmbPage:
+    """Read every notice of a PMB page; a notice that cannot be read becomes an error, not a stop."""
+    text = _normalise(text)
+    known_tags = tuple(known_tags) + PMB_MULTIWORD_TAGS
+    known_locations = tuple(known_locations)
+    starts = [match.start() for match in _NOTICE_START_RE.finditer(text)]
+    notices, errors = [], []
+    for index, start in enumerate(starts, start=1):
+        end = starts[index] if index < len(starts) else len(text)
+        line = text.count("\n", 0, start) + 1
+        try:
+            notice = parse_notice(text[start:end], known_tags=known_tags, known_locations=known_locations)
+        except PmbError as error:
+            error.source, error.line, error.index = source, line, index
+            errors.append(error)
+            continue
+        notice.source, notice.line, notice.index = source, line, index
+        notices.append(notice)
+    return PmbPage(source=source, notices=notices, errors=errors)
+
+
+def _normalise(text: str) -> str:
+    """Unify line ends and spaces and drop the pipe-separated layout's cell borders, line by line."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\u00a0", " ")
+    lines = (re.sub(r"^[ \t]*\|[ \t]*|[ \t]*\|[ \t]*$", "", line.rstrip()) for line in text.split("\n"))
+    return "\n".join(re.sub(r":[ \t]*\|[ \t]*", ": ", line) for line in lines)
+
+
+def parse_notice(
+    chunk: str, *, known_tags: Iterable[str] = PMB_MULTIWORD_TAGS, known_locations: Iterable[str] = ()
+) -> PmbNotice:
+    """Read one notice, from its `Titre :` to the next notice's."""
+    fields = _detailed_fields(chunk)
+    title = " ".join(fields.get("title", "").split())
+    if not title:
+        raise PmbError(_("la notice n'a pas de titre."))
+    view_end = _view_end(chunk, title)
+    if view_end < len(chunk):
+        fields = _detailed_fields(chunk[:view_end])
+
+    notice = PmbNotice(title=title, document_type=" ".join(fields.get("document_type", "").split()))
+    notice.authors = _authors(fields.get("authors", ""))
+    notice.publishers = _publishers(fields.get("publisher", "")) + _publishers(
+        fields.get("other_publishers", "")
+    )
+    notice.languages = _languages(fields.get("languages", ""))
+    notice.category = _category(fields.get("categories", ""))
+    notice.tags = split_tags(" ".join(fields.get("tags", "").split()), known=known_tags)
+    for key, label in _NUMBER_LABELS.items():
+        setattr(notice, key, _number(fields.get(key, ""), label))
+    notice.summary = fields.get("summary", "").strip()
+    notice.rules_summary = fields.get("rules_summary", "").strip()
+    notice.pedagogical_analysis = fields.get("pedagogical_analysis", "").strip()
+    notice.contents = fields.get("contents", "").strip()
+    notice.online_url = _online_url(fields.get("online_url", ""))
+    notice.components = pieces_from_contents(notice.contents)
+    notice.copies = _copies(chunk, known_locations=known_locations)
+    notice.documents = _documents(chunk)
+    return notice
+
+
+def _detailed_fields(view: str) -> dict[str, str]:
+    """Map each label of the detailed view to its text; labels must come in PMB's order."""
+    found: list[tuple[str, int, int]] = []
+    last = -1
+    for match in _LABEL_RE.finditer(view):
+        key = match.lastgroup
+        position = _ORDER.index(key)
+        if key == "online_url" and found and found[-1][0] == "online_url":
+            found[-1] = (key, match.start(), match.end())  # the last "En ligne :" is the field
+            continue
+        if position <= last:
+            continue  # the same words inside a free-text field ("Contenu : Contenu:")
+        found.append((key, match.start(), match.end()))
+        last = position
+    fields = {}
+    for number, (key, _start, value_start) in enumerate(found):
+        value_end = found[number + 1][1] if number + 1 < len(found) else len(view)
+        fields[key] = view[value_start:value_end].strip()
+    return fields
+
+
+def _view_end(chunk: str, title: str) -> int:
+    """Where the detailed view stops: the ISBD summary line, else the exemplaires or documents."""
+    ends = [len(chunk)]
+    isbd = re.compile(re.escape(title) + r"\s*\[[^\]\n]*\]\s*/")
+    title_label = _NOTICE_START_RE.match(chunk)
+    search_from = title_label.end() if title_label else 0
+    match = isbd.search(chunk, search_from)
+    if match:
+        ends.append(match.start())
+    for marker in (_COPIES_RE, _DOCUMENTS_RE):
+        match = marker.search(chunk)
+        if match:
+            ends.append(match.start())
+    return min(ends)
+
+
+def _authors(value: str) -> list[PmbAuthor]:
+    authors = []
+    for part in value.split(";"):
+        part = " ".join(part.split())
+        if not part:
+            continue
+        name, _, role = part.rpartition(",")
+        if not name:  # no role printed: PMB's default function is author
+            name, role = part, "Auteur"
+        authors.append(PmbAuthor(name=name.strip(), role=role.strip()))
+    return authors
+
+
+def _publishers(value: str) -> list[PmbPublisher]:
+    publishers = []
+    for part in value.split(";"):
+        part = " ".join(part.split())
+        if not part:
+            continue
+        place, separator, name = part.partition(" : ")
+        publishers.append(PmbPublisher(name=name, place=place) if separator else PmbPublisher(name=part))
+    return publishers
+
+
+def _languages(value: str) -> list[PmbLanguage]:
+    value = " ".join(value.split())
+    languages = [
+        PmbLanguage(code=match["code"], name=match["name"].strip(" ;,"))
+        for match in _LANGUAGE_RE.finditer(value)
+    ]
+    if value and not languages:
+        raise PmbError(
+            _("langue illisible : « %(value)s » (attendu : « Français (fre) »).") % {"value": value}
+        )
+    return languages
+
+
+def _category(value: str) -> PmbCategory | None:
+    value = " ".join(value.split())
+    if not value:
+        return None
+    match = _CATEGORY_RE.match(value)
+    if not match:
+        raise PmbError(
+            _("catégorie illisible : « %(value)s » (attendu : « A 406 jeu de stratégie (jeu de règles) »).")
+            % {"value": value}
+        )
+    return PmbCategory(
+        code=" ".join(match["code"].split()),
+        label=match["label"].strip(),
+        family=(match["family"] or "").strip(),
+    )
+
+
+def _number(value: str, label: str) -> int | None:
+    value = value.strip()
+    if not value:
+        return None
+    if not value.isdigit():
+        raise PmbError(
+            _("%(label)s : « %(value)s » n'est pas un nombre.") % {"label": label, "value": value[:40]}
+        )
+    return int(value)
+
+
+def _online_url(value: str) -> str:
+    match = _URL_RE.search(value)
+    if value.strip() and not match:
+        raise PmbError(
+            _("En ligne : « %(value)s » n'est pas une adresse web.") % {"value": value.strip()[:60]}
+        )
+    return match.group() if match else ""
+
+
+def split_tags(text: str, *, known: Iterable[str] = PMB_MULTIWORD_TAGS) -> list[str]:
+    """Separate space-joined tags.
+
+    At each word, the longest known tag (existing tags and PMB_MULTIWORD_TAGS, compared without
+    case) that starts there wins; otherwise a tag runs from a capitalised word through the
+    lower-case words that follow it, since PMB tags start with a capital (`Jeux à deux`,
+    `Economie Négociation Placement`).
+    """
+    words = text.split()
+    known_words = sorted({tuple(_fold(tag).split()) for tag in known if tag.strip()}, key=len, reverse=True)
+    tags: list[str] = []
+    position = 0
+    while position < len(words):
+        folded = tuple(_fold(word) for word in words[position:])
+        match = next((tag for tag in known_words if folded[: len(tag)] == tag), None)
+        if match:
+            length = len(match)
+        else:
+            length = 1
+            while position + length < len(words) and not words[position + length][0].isupper():
+                length += 1
+        tags.append(" ".join(words[position : position + length]))
+        position += length
+    return tags
+
+
+def _fold(word: str) -> str:
+    return unicodedata.normalize("NFC", word).casefold()
+
+
+# --- Exemplaires and documents -----------------------------------------------------------------
+
+
+def _copies(chunk: str, *, known_locations: Iterable[str]) -> list[PmbCopy]:
+    matches = list(_COPIES_RE.finditer(chunk))
+    if not matches:
+        return []
+    announced = int(matches[-1].group(1))
+    documents = _DOCUMENTS_RE.search(chunk, matches[-1].end())
+    rows = chunk[matches[-1].end() : documents.start() if documents else len(chunk)]
+    rows = _COPY_HEADER_RE.sub("", " ".join(rows.split()), count=1)
+    copies, leftover, cursor = [], [], 0
+    for match in _COPY_ROW_RE.finditer(rows):
+        leftover.append(rows[cursor : match.start()])
+        cursor = match.end()
+        section_label, location = _split_section_and_location(match["middle"], known_locations)
+        copies.append(
+            PmbCopy(
+                cote=match["cote"],
+                section=PmbCategory(code=" ".join(match["code"].split()), label=section_label),
+                location=location,
+                barcode=match["barcode"],
+                availability=match["availability"],
+            )
+        )
+    leftover.append(rows[cursor:])
+    unread = " ".join(" ".join(leftover).split())
+    if unread:
+        raise PmbError(_("exemplaire illisible : « %(text)s ».") % {"text": unread[:80]})
+    if len(copies) != announced:
+        raise PmbError(
+            _("%(announced)d exemplaire(s) annoncé(s), %(read)d lu(s).")
+            % {"announced": announced, "read": len(copies)}
+        )
+    return copies
+
+
+def _split_section_and_location(middle: str, known_locations: Iterable[str]) -> tuple[str, str]:
+    """Split `jeu de langue Maison des Enfants`: a known site name, else the first capitalised word."""
+    for location in sorted(known_locations, key=len, reverse=True):
+        if middle.casefold().endswith(" " + location.casefold()):
+            return middle[: -len(location)].strip(), middle[-len(location) :]
+    words = middle.split()
+    for number, word in enumerate(words):
+        if number and word[0].isupper():
+            return " ".join(words[:number]), " ".join(words[number:])
+    raise PmbError(_("localisation introuvable dans « %(text)s ».") % {"text": middle})
+
+
+def _documents(chunk: str) -> list[str]:
+    marker = _DOCUMENTS_RE.search(chunk)
+    if not marker:
+        return []
+    names = []
+    for line in chunk[marker.end() :].splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        match = _DOCUMENT_RE.match(line)
+        if not match:
+            break
+        names.append(match["name"])
+    return names

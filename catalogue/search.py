@@ -1,0 +1,258 @@
+"""Searching the catalogue: the free-text query, ranking, availability counts, popularity and facets.
+
+On PostgreSQL the database keeps the search machinery up to date itself, whatever writes the games
+(the trigger of migration `0006_search_triggers_and_lexicon`):
+
+- `Game.search_vector`: a weighted tsvector in the `french_unaccent` configuration (the French
+  stemmer after `unaccent`): title (A), authors and publishers (B), tags (C), summary (D);
+- `catalogue_search_word`: the lexicon of every word of the catalogue, which pg_trgm searches to
+  correct a misspelt query word;
+- `catalogue_game.tag_ids`: a database-only array of the game's tag ids for the tag facets, in the
+  covering index `catalogue_game_family_idx` with the family filters (ages, players, duration).
+
+On SQLite (a newcomer's first run) the text query falls back to `icontains`, without typo tolerance.
+"""
+
+from datetime import timedelta
+
+from django.contrib.postgres.fields import ArrayField
+from django.contrib.postgres.lookups import DataContains
+from django.contrib.postgres.search import SearchQuery, SearchRank
+from django.db import connections, models
+from django.db.models import Count, Exists, F, OuterRef, Q, Subquery, Value
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+SEARCH_CONFIG = "french_unaccent"
+# Shorter words are never corrected: one letter off in three is another word, not a typo.
+FUZZY_MIN_LENGTH = 4
+POPULARITY_WINDOW = timedelta(days=365)
+# Long texts a search result does not show.
+LONG_FIELDS = ("rules_summary", "contents", "pedagogical_analysis", "search_vector")
+
+# Each word of the query, lower-case and unaccented, replaced by the nearest word of the lexicon
+# (itself when it is there): `%` is pg_trgm's similarity operator, served by the lexicon's GIN index.
+CORRECTION_SQL = """
+SELECT CASE WHEN length(q.word) < %s THEN q.word ELSE coalesce(
+           (SELECT w.word FROM catalogue_search_word w
+             WHERE w.word %% q.word
+             ORDER BY similarity(w.word, q.word) DESC, w.word
+             LIMIT 1),
+           q.word) END
+  FROM unnest(regexp_split_to_array(lower(unaccent(%s)), '[^a-z0-9]+')) WITH ORDINALITY AS q(word, n)
+ WHERE q.word <> ''
+ ORDER BY q.n
+"""
+
+# The size of a set of games and its category and tag counts, in one scan: `{games}` is the SQL of the
+# filtered games selecting their `category_id` and `tag_ids`.
+FACETS_SQL = """
+WITH games AS MATERIALIZED ({games})
+SELECT 'total', NULL, NULL, count(*) FROM games
+UNION ALL
+SELECT 'category', c.code, c.label, f.count
+  FROM (SELECT category_id, count(*) AS count FROM games WHERE category_id IS NOT NULL GROUP BY category_id) AS f
+  JOIN catalogue_category c ON c.id = f.category_id
+UNION ALL
+SELECT 'tag', t.slug, t.name, f.count
+  FROM (SELECT tag_id, count(*) AS count FROM (SELECT unnest(tag_ids) AS tag_id FROM games) AS links
+         GROUP BY tag_id ORDER BY count DESC, tag_id LIMIT %s) AS f
+  JOIN catalogue_tag t ON t.id = f.tag_id
+"""
+
+
+class TagIds(models.Expression):
+    """`catalogue_game.tag_ids`: a database-only column (no model field), under the query's own alias."""
+
+    output_field = ArrayField(models.BigIntegerField())
+
+    def as_sql(self, compiler, connection):
+        alias = compiler.query.get_initial_alias()
+        return f"{compiler.quote_name(alias)}.{connection.ops.quote_name('tag_ids')}", []
+
+
+def _count(queryset: models.QuerySet) -> Coalesce:
+    """Count the rows of a subquery correlated on `game`, as an annotation (0 when none)."""
+    counted = queryset.order_by().values("game").annotate(n=Count("pk")).values("n")
+    return Coalesce(Subquery(counted, output_field=models.IntegerField()), 0)
+
+
+class GameSearchMixin:
+    """QuerySet methods of `Game` for the family search page and the API."""
+
+    def for_result_list(self):
+        """What a search result shows: the category and the copies available, not the long texts."""
+        return self.select_related("category").with_availability().defer(*LONG_FIELDS)
+
+    def for_notice(self):
+        """Everything the game page shows, in one query per kind of thing."""
+        from .models import Authorship, Component, Copy, Document, PublisherCredit
+
+        # Each related list in its own order: their default orderings would join the game again.
+        return (
+            self.select_related("category")
+            .defer("search_vector")
+            .prefetch_related(
+                models.Prefetch(
+                    "authorships", Authorship.objects.select_related("author").order_by("position")
+                ),
+                models.Prefetch(
+                    "publisher_credits",
+                    PublisherCredit.objects.select_related("publisher").order_by("position"),
+                ),
+                "languages",
+                "tags",
+                models.Prefetch("components", Component.objects.order_by("position", "pk")),
+                models.Prefetch("documents", Document.objects.order_by("position", "file_name")),
+                models.Prefetch(
+                    "copies",
+                    Copy.objects.with_availability()
+                    .select_related("section", "location")
+                    .order_by("barcode"),
+                ),
+            )
+        )
+
+    def _on_postgresql(self) -> bool:
+        return connections[self.db].vendor == "postgresql"
+
+    def search(self, text: str):
+        """Games matching free text over title, authors, publishers, tags and summary, with a `rank`.
+
+        Whole words, French stemming, accents and case ignored, every word required. When the words
+        match no game at all, each word missing from the catalogue's lexicon is taken as misspelt and
+        replaced by the nearest word there ("catanne" becomes "catane"). This asks the database now,
+        once or twice, so that the filtering itself stays one index lookup.
+        """
+        text = " ".join(text.split())
+        if not text:
+            return self.annotate(rank=Value(0.0, output_field=models.FloatField()))
+        if not self._on_postgresql():
+            return self._search_icontains(text)
+        query = SearchQuery(text, config=SEARCH_CONFIG, search_type="websearch")
+        if len(text) >= FUZZY_MIN_LENGTH and not self.model.objects.filter(search_vector=query).exists():
+            query = SearchQuery(self._corrected(text), config=SEARCH_CONFIG, search_type="websearch")
+        return self.filter(search_vector=query).annotate(rank=SearchRank(F("search_vector"), query))
+
+    def _corrected(self, text: str) -> str:
+        """The query with each word that is not in the lexicon replaced by the nearest one that is."""
+        with connections[self.db].cursor() as cursor:
+            cursor.execute(CORRECTION_SQL, [FUZZY_MIN_LENGTH, text])
+            return " ".join(word for (word,) in cursor.fetchall())
+
+    def _search_icontains(self, text: str):
+        """The SQLite fallback: every word somewhere in the title, names, tags or summary."""
+        queryset = self
+        for word in text.split():
+            queryset = queryset.filter(
+                Q(title__icontains=word)
+                | Q(summary__icontains=word)
+                | Q(pk__in=self.model.objects.filter(authors__name__icontains=word).values("pk"))
+                | Q(pk__in=self.model.objects.filter(publishers__name__icontains=word).values("pk"))
+                | Q(pk__in=self.model.objects.filter(tags__name__icontains=word).values("pk"))
+            )
+        return queryset.annotate(rank=Value(0.0, output_field=models.FloatField()))
+
+    def with_tags(self, tags):
+        """Games carrying every one of these tags."""
+        if self._on_postgresql():
+            # On the game's own row (or the covering index): no join to the game-tag links.
+            ids = Value([tag.pk for tag in tags], output_field=ArrayField(models.BigIntegerField()))
+            return self.filter(DataContains(TagIds(), ids))
+        through = self.model.tags.through
+        queryset = self
+        for tag in tags:
+            queryset = queryset.filter(Exists(through.objects.filter(game=OuterRef("pk"), tag=tag)))
+        return queryset
+
+    def by_author(self, name: str):
+        """Games credited to an author whose name contains `name` (accents and case ignored)."""
+        from .models import Authorship
+
+        return self._credited(Authorship.objects, "author__name", name)
+
+    def by_publisher(self, name: str):
+        """Games of a publisher whose name contains `name` (accents and case ignored)."""
+        from .models import PublisherCredit
+
+        return self._credited(PublisherCredit.objects, "publisher__name", name)
+
+    def _credited(self, credits, field: str, name: str):
+        lookup = f"{field}__unaccent__icontains" if self._on_postgresql() else f"{field}__icontains"
+        return self.filter(Exists(credits.filter(game=OuterRef("pk"), **{lookup: name})))
+
+    def with_copies(self, *, location=None, available: bool = False):
+        """Games with a copy at this location, and/or one a family can take home now."""
+        from .models import Copy
+
+        copies = Copy.objects.available() if available else Copy.objects.all()
+        if location is not None:
+            copies = copies.filter(location=location)
+        return self.filter(Exists(copies.filter(game=OuterRef("pk"))))
+
+    def with_availability(self):
+        """Annotate `copies_count` and `available_count` (copies a family could take home now)."""
+        from .models import Copy
+
+        return self.annotate(
+            copies_count=_count(Copy.objects.filter(game=OuterRef("pk"))),
+            available_count=_count(Copy.objects.available().filter(game=OuterRef("pk"))),
+        )
+
+    def with_popularity(self, since=None):
+        """Annotate `popularity`: the number of loans of the game's copies since `since` (12 months)."""
+        from .models import Copy
+
+        since = since or timezone.now() - POPULARITY_WINDOW
+        # Through the reverse relation `loans`: the catalogue never imports the loans app.
+        lent = Copy.objects.filter(game=OuterRef("pk"), loans__lent_at__gte=since)
+        counted = lent.order_by().values("game").annotate(n=Count("loans")).values("n")
+        return self.annotate(popularity=Coalesce(Subquery(counted, output_field=models.IntegerField()), 0))
+
+    def sorted_by(self, key: str):
+        """Order by a sort key of the search page (pertinence, titre, duree, popularite); title breaks ties."""
+        if key == "pertinence" and "rank" in self.query.annotations:
+            return self.order_by(F("rank").desc(), "title", "pk")
+        if key == "duree":
+            return self.order_by(F("duration_minutes").asc(nulls_last=True), "title", "pk")
+        if key == "popularite":
+            return self.with_popularity().order_by("-popularity", "title", "pk")
+        return self.order_by("title", "pk")
+
+    def facets(self, tag_limit: int = 30) -> dict:
+        """How many games there are, and how many fall in each category and carry each tag.
+
+        `{"count": n, "categories": [{"code", "label", "count"}…], "tags": [{"slug", "name", "count"}…]}`,
+        most frequent first. On PostgreSQL one query scans the games once (from the covering index
+        when there is no text query) for the three counts.
+        """
+        from .models import Tag
+
+        games = self.order_by()
+        if self._on_postgresql():
+            columns = games.annotate(tag_ids=TagIds()).values("category_id", "tag_ids")
+            sql, params = columns.query.sql_with_params()
+            with connections[self.db].cursor() as cursor:
+                cursor.execute(FACETS_SQL.format(games=sql), [*params, tag_limit])
+                rows = cursor.fetchall()
+            count = next(n for kind, *_, n in rows if kind == "total")
+            categories = [{"code": a, "label": b, "count": n} for kind, a, b, n in rows if kind == "category"]
+            tags = [{"slug": a, "name": b, "count": n} for kind, a, b, n in rows if kind == "tag"]
+        else:
+            count = games.count()
+            categories = list(
+                games.filter(category__isnull=False)
+                .values(code=F("category__code"), label=F("category__label"))
+                .annotate(count=Count("pk"))
+            )
+            tags = list(
+                Tag.objects.filter(games__in=games.values("pk"))
+                .values("slug", "name")
+                .annotate(count=Count("pk"))
+                .order_by("-count", "name")[:tag_limit]
+            )
+        return {
+            "count": count,
+            "categories": sorted(categories, key=lambda facet: (-facet["count"], facet["code"])),
+            "tags": sorted(tags, key=lambda facet: (-facet["count"], facet["name"])),
+        }

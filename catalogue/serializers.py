@@ -1,0 +1,152 @@
+"""The read-only catalogue API: games (a search result, then the full notice) and copies by barcode."""
+
+from django.utils.translation import gettext_lazy as _
+from rest_framework import serializers
+
+from .models import Authorship, Category, Component, Copy, Document, Game, PublisherCredit
+
+
+class CategorySerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Category
+        fields = ["code", "label", "family"]
+
+
+class ComponentSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Component
+        fields = ["quantity", "label"]
+
+
+class AuthorshipSerializer(serializers.ModelSerializer):
+    name = serializers.CharField(source="author.name")
+
+    class Meta:
+        model = Authorship
+        fields = ["name", "role"]
+
+
+class PublisherCreditSerializer(serializers.ModelSerializer):
+    name = serializers.CharField(source="publisher.name")
+    place = serializers.CharField(source="publisher.place")
+
+    class Meta:
+        model = PublisherCredit
+        fields = ["name", "place"]
+
+
+class DocumentSerializer(serializers.ModelSerializer):
+    file = serializers.FileField(
+        read_only=True, allow_null=True, help_text=_("Le fichier, s'il a été déposé.")
+    )
+
+    class Meta:
+        model = Document
+        fields = ["file_name", "file"]
+
+
+class CopySerializer(serializers.ModelSerializer):
+    """A copy; expects the queryset annotated by `Copy.objects.with_availability()`."""
+
+    section = CategorySerializer(read_only=True)
+    location = serializers.CharField(source="location.name", read_only=True)
+    status_label = serializers.CharField(source="get_status_display", read_only=True)
+    available = serializers.BooleanField(
+        source="is_available", read_only=True, help_text=_("Peut être emprunté maintenant.")
+    )
+    due_on = serializers.DateField(
+        read_only=True, allow_null=True, help_text=_("En prêt : la date de retour prévue.")
+    )
+
+    class Meta:
+        model = Copy
+        fields = ["barcode", "cote", "section", "location", "status", "status_label", "available", "due_on"]
+
+
+class CopyWithGameSerializer(CopySerializer):
+    game = serializers.HyperlinkedRelatedField(view_name="game-detail", lookup_field="slug", read_only=True)
+    game_title = serializers.CharField(source="game.title", read_only=True)
+
+    class Meta(CopySerializer.Meta):
+        fields = ["game", "game_title", *CopySerializer.Meta.fields]
+
+
+class GameSerializer(serializers.ModelSerializer):
+    """A game as a search result; expects the queryset annotated by `with_availability()`."""
+
+    url = serializers.HyperlinkedIdentityField(view_name="game-detail", lookup_field="slug")
+    page_url = serializers.CharField(source="get_absolute_url", read_only=True)
+    category = CategorySerializer(read_only=True)
+    tags = serializers.SlugRelatedField(slug_field="name", many=True, read_only=True)
+    copies_count = serializers.IntegerField(read_only=True, help_text=_("Nombre d'exemplaires."))
+    available_count = serializers.IntegerField(
+        read_only=True, help_text=_("Exemplaires qui peuvent être empruntés maintenant.")
+    )
+
+    class Meta:
+        model = Game
+        fields = [
+            "url",
+            "page_url",
+            "slug",
+            "title",
+            "players_min",
+            "players_max",
+            "age_min",
+            "age_max",
+            "duration_minutes",
+            "category",
+            "tags",
+            "summary",
+            "copies_count",
+            "available_count",
+        ]
+
+
+class GameDetailSerializer(GameSerializer):
+    """The full notice, with its pieces, copies and documents."""
+
+    authors = AuthorshipSerializer(source="authorships", many=True, read_only=True)
+    publishers = PublisherCreditSerializer(source="publisher_credits", many=True, read_only=True)
+    languages = serializers.SlugRelatedField(slug_field="code", many=True, read_only=True)
+    components = ComponentSerializer(many=True, read_only=True)
+    copies = CopySerializer(many=True, read_only=True)
+    documents = DocumentSerializer(many=True, read_only=True)
+
+    class Meta(GameSerializer.Meta):
+        fields = [
+            *GameSerializer.Meta.fields,
+            "document_type",
+            "authors",
+            "publishers",
+            "languages",
+            "rules_summary",
+            "contents",
+            "pedagogical_analysis",
+            "online_url",
+            "components",
+            "copies",
+            "documents",
+            "created_at",
+            "updated_at",
+        ]
+
+
+class CategoryFacetSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    label = serializers.CharField()
+    count = serializers.IntegerField()
+
+
+class TagFacetSerializer(serializers.Serializer):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    count = serializers.IntegerField()
+
+
+class FacetsSerializer(serializers.Serializer):
+    """How many games of the current search fall in each category and carry each tag."""
+
+    count = serializers.IntegerField(help_text=_("Nombre de jeux trouvés."))
+    categories = CategoryFacetSerializer(many=True)
+    tags = TagFacetSerializer(many=True)

@@ -1,0 +1,359 @@
+"""Catalogue writes that touch several tables: importing the library's PMB notices.
+
+Which game a notice is: the game that owns one of the notice's barcodes; failing that, the game
+with the same title (ignoring case) and the same first author (or no author on both sides). A
+notice that matches nothing creates a game whose slug is its slugified title.
+
+What a re-import changes: the fields and lists the notice carries (title, type, numbers, texts,
+link, category, authors, publishers, languages, tags) are set to the notice's values; a field the
+notice leaves empty keeps what the librarians entered. Copies are matched by barcode: new ones are
+added, cote, section and location follow the notice, but the status is only set when the copy is
+created (the desk owns it afterwards) and no copy is ever removed. Pieces are only filled while the
+game has none (the return checklist belongs to the librarians once it exists) and documents are
+only added, by file name.
+"""
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from .models import (
+    Author,
+    Authorship,
+    Category,
+    Component,
+    Copy,
+    Document,
+    Game,
+    Language,
+    Location,
+    Publisher,
+    PublisherCredit,
+    Tag,
+)
+from .pmb import PmbCategory, PmbCopy, PmbError, PmbNotice, parse_page
+
+CREATED, UPDATED, UNCHANGED = "created", "updated", "unchanged"
+
+# PMB's function labels (lower case, without accents) → our roles.
+PMB_ROLES = {
+    "auteur": Authorship.Role.AUTHOR,
+    "illustrateur": Authorship.Role.ILLUSTRATOR,
+    "developpeur": Authorship.Role.DEVELOPER,
+    "traducteur": Authorship.Role.TRANSLATOR,
+}
+
+# PMB's Disponibilité → the status a new copy starts with. A copy PMB shows on loan is lendable
+# here (no loan is invented); its notes keep what PMB said.
+PMB_STATUSES = {
+    "Disponible": Copy.Status.ON_SHELF,
+    "En prêt": Copy.Status.ON_SHELF,
+    "Exclu du prêt": Copy.Status.NOT_FOR_LOAN,
+    "En réparation": Copy.Status.IN_REPAIR,
+    "Incomplet": Copy.Status.INCOMPLETE,
+    "Perdu": Copy.Status.LOST,
+    "Retiré": Copy.Status.WITHDRAWN,
+    "Pilonné": Copy.Status.WITHDRAWN,
+    "En commande": Copy.Status.NOT_FOR_LOAN,
+    "En traitement": Copy.Status.NOT_FOR_LOAN,
+}
+
+
+@dataclass
+class NoticeImport:
+    """What importing one notice did (or, in a dry run, would do)."""
+
+    notice: PmbNotice
+    action: str
+    game: Game
+    changes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class PmbImportReport:
+    """The outcome of importing files, in file order: one entry per notice (imported or in error)."""
+
+    entries: list[NoticeImport | PmbError] = field(default_factory=list)
+    files_without_notice: list[str] = field(default_factory=list)
+
+    @property
+    def results(self) -> list[NoticeImport]:
+        return [entry for entry in self.entries if isinstance(entry, NoticeImport)]
+
+    @property
+    def errors(self) -> list[PmbError]:
+        return [entry for entry in self.entries if isinstance(entry, PmbError)]
+
+    def count(self, action: str) -> int:
+        return sum(result.action == action for result in self.results)
+
+
+def games_import_from_pmb_files(*, paths: Iterable[str | Path], dry_run: bool = False) -> PmbImportReport:
+    """Import every notice of these PMB pages, each in its own transaction; errors don't stop the others."""
+    report = PmbImportReport()
+    for path in map(Path, paths):
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            report.entries.append(
+                PmbError(_("fichier illisible (%(error)s).") % {"error": error}, source=path.name)
+            )
+            continue
+        page = parse_page(
+            text,
+            source=path.name,
+            known_tags=Tag.objects.values_list("name", flat=True),
+            known_locations=Location.objects.values_list("name", flat=True),
+        )
+        if not page.has_notices:
+            report.files_without_notice.append(path.name)
+        for item in sorted([*page.notices, *page.errors], key=lambda item: item.index):
+            report.entries.append(
+                item if isinstance(item, PmbError) else _import_reporting_errors(item, dry_run)
+            )
+    return report
+
+
+def _import_reporting_errors(notice: PmbNotice, dry_run: bool) -> NoticeImport | PmbError:
+    try:
+        return game_import_from_pmb(notice=notice, dry_run=dry_run)
+    except (ValidationError, IntegrityError) as error:
+        messages = error.messages if isinstance(error, ValidationError) else [str(error)]
+        return PmbError(" ".join(messages), source=notice.source, line=notice.line, index=notice.index)
+
+
+@transaction.atomic
+def game_import_from_pmb(*, notice: PmbNotice, dry_run: bool = False) -> NoticeImport:
+    """Create or update the game a PMB notice describes, with its credits, pieces and copies."""
+    game = _game_for_notice(notice)
+    created = game is None
+    if created:
+        game = Game(slug=_unique_slug(Game, notice.title))
+    changes: list[str] = []
+    _set_fields(game, notice, changes)
+    if created or changes:
+        game.full_clean()
+        game.save()
+    _set_authors(game, notice.authors, changes)
+    _set_publishers(game, notice, changes)
+    _set_languages(game, notice, changes)
+    _set_tags(game, notice.tags, changes)
+    _add_components(game, notice, changes)
+    _add_documents(game, notice.documents, changes)
+    for pmb_copy in notice.copies:
+        _set_copy(game, pmb_copy, changes)
+    if dry_run:
+        transaction.set_rollback(True)
+    action = CREATED if created else UPDATED if changes else UNCHANGED
+    return NoticeImport(notice=notice, action=action, game=game, changes=[] if created else changes)
+
+
+def _game_for_notice(notice: PmbNotice) -> Game | None:
+    barcodes = [copy.barcode for copy in notice.copies]
+    owners = list(Game.objects.filter(copies__barcode__in=barcodes).distinct()) if barcodes else []
+    if len(owners) > 1:
+        raise ValidationError(
+            _("Les codes-barres de cette notice appartiennent à plusieurs jeux : %(games)s."),
+            code="barcodes_on_several_games",
+            params={"games": ", ".join(game.title for game in owners)},
+        )
+    if owners:
+        return owners[0]
+    first_author = notice.authors[0].name.casefold() if notice.authors else None
+    matches = [
+        game
+        for game in Game.objects.filter(title__iexact=notice.title).prefetch_related("authorships__author")
+        if _first_author(game) == first_author
+    ]
+    if len(matches) > 1:
+        raise ValidationError(
+            _(
+                "Plusieurs jeux s'appellent « %(title)s » avec le même premier auteur : impossible de choisir."
+            ),
+            code="ambiguous_game",
+            params={"title": notice.title},
+        )
+    return matches[0] if matches else None
+
+
+def _first_author(game: Game) -> str | None:
+    authorships = sorted(game.authorships.all(), key=lambda authorship: authorship.position)
+    return authorships[0].author.name.casefold() if authorships else None
+
+
+def _unique_slug(model, text: str) -> str:
+    """Slugify with apostrophes as word breaks (`L'or des Dragons` → `l-or-des-dragons`), then number."""
+    base = slugify(text.replace("'", " ").replace("’", " ")) or "jeu"
+    slug, number = base, 1
+    while model.objects.filter(slug=slug).exists():
+        number += 1
+        slug = f"{base}-{number}"
+    return slug
+
+
+def _set_fields(game: Game, notice: PmbNotice, changes: list[str]) -> None:
+    values = {
+        "title": notice.title,
+        "document_type": notice.document_type,
+        "players_min": notice.players_min,
+        "players_max": notice.players_max,
+        "age_min": notice.age_min,
+        "age_max": notice.age_max,
+        "duration_minutes": notice.duration_minutes,
+        "summary": notice.summary,
+        "rules_summary": notice.rules_summary,
+        "pedagogical_analysis": notice.pedagogical_analysis,
+        "contents": notice.contents,
+        "online_url": notice.online_url,
+    }
+    for name, value in values.items():
+        if value in (None, "") or getattr(game, name) == value:
+            continue
+        setattr(game, name, value)
+        changes.append(str(Game._meta.get_field(name).verbose_name))
+    if notice.category:
+        category = _category(notice.category)
+        if game.category_id != category.pk:
+            game.category = category
+            changes.append(str(Game._meta.get_field("category").verbose_name))
+
+
+def _category(pmb_category: PmbCategory) -> Category:
+    """The category with this code; a new one keeps the notice's label, a known one gains missing words."""
+    category, created = Category.objects.get_or_create(
+        code=pmb_category.code, defaults={"label": pmb_category.label, "family": pmb_category.family}
+    )
+    if not created and (
+        (not category.label and pmb_category.label) or (not category.family and pmb_category.family)
+    ):
+        category.label = category.label or pmb_category.label
+        category.family = category.family or pmb_category.family
+        category.save(update_fields=["label", "family"])
+    return category
+
+
+def _set_authors(game: Game, authors, changes: list[str]) -> None:
+    if not authors:
+        return
+    wanted = []
+    for author in authors:
+        role = PMB_ROLES.get(slugify(author.role).replace("-", " "))
+        if role is None:
+            raise ValidationError(
+                _("Fonction d'auteur inconnue : « %(role)s »."),
+                code="unknown_role",
+                params={"role": author.role},
+            )
+        if (author.name, role) not in wanted:
+            wanted.append((author.name, role))
+    current = [
+        (authorship.author.name, authorship.role) for authorship in game.authorships.select_related("author")
+    ]
+    if current == wanted:
+        return
+    game.authorships.all().delete()
+    Authorship.objects.bulk_create(
+        Authorship(game=game, author=Author.objects.get_or_create(name=name)[0], role=role, position=position)
+        for position, (name, role) in enumerate(wanted)
+    )
+    changes.append(str(Game._meta.get_field("authors").verbose_name))
+
+
+def _set_publishers(game: Game, notice: PmbNotice, changes: list[str]) -> None:
+    if not notice.publishers:
+        return
+    wanted = list(dict.fromkeys((publisher.name, publisher.place) for publisher in notice.publishers))
+    current = [
+        (credit.publisher.name, credit.publisher.place)
+        for credit in game.publisher_credits.select_related("publisher")
+    ]
+    if current == wanted:
+        return
+    game.publisher_credits.all().delete()
+    PublisherCredit.objects.bulk_create(
+        PublisherCredit(
+            game=game, publisher=Publisher.objects.get_or_create(name=name, place=place)[0], position=position
+        )
+        for position, (name, place) in enumerate(wanted)
+    )
+    changes.append(str(Game._meta.get_field("publishers").verbose_name))
+
+
+def _set_languages(game: Game, notice: PmbNotice, changes: list[str]) -> None:
+    if not notice.languages:
+        return
+    wanted = [
+        Language.objects.get_or_create(code=language.code, defaults={"name": language.name})[0]
+        for language in notice.languages
+    ]
+    if {language.pk for language in wanted} != set(game.languages.values_list("pk", flat=True)):
+        game.languages.set(wanted)
+        changes.append(str(Game._meta.get_field("languages").verbose_name))
+
+
+def _set_tags(game: Game, names: list[str], changes: list[str]) -> None:
+    if not names:
+        return
+    wanted = [tag_for_name(name) for name in names]
+    if {tag.pk for tag in wanted} != set(game.tags.values_list("pk", flat=True)):
+        game.tags.set(wanted)
+        changes.append(str(Game._meta.get_field("tags").verbose_name))
+
+
+def tag_for_name(name: str) -> Tag:
+    """The tag with this name whatever its case, created with a unique slug if new."""
+    tag = Tag.objects.filter(name__iexact=name).first()
+    return tag or Tag.objects.create(name=name, slug=_unique_slug(Tag, name))
+
+
+def _add_components(game: Game, notice: PmbNotice, changes: list[str]) -> None:
+    if not notice.components or game.components.exists():
+        return
+    Component.objects.bulk_create(
+        Component(game=game, position=position, quantity=component.quantity, label=component.label[:200])
+        for position, component in enumerate(notice.components)
+    )
+    changes.append(str(Component._meta.verbose_name_plural))
+
+
+def _add_documents(game: Game, file_names: list[str], changes: list[str]) -> None:
+    known = set(game.documents.values_list("file_name", flat=True))
+    for position, file_name in enumerate(file_names):
+        if file_name not in known:
+            Document.objects.create(game=game, file_name=file_name, position=position)
+            changes.append(_("document %(name)s") % {"name": file_name})
+
+
+def _set_copy(game: Game, pmb_copy: PmbCopy, changes: list[str]) -> None:
+    section = _category(pmb_copy.section) if pmb_copy.section else None
+    location = Location.objects.get_or_create(name=pmb_copy.location)[0]
+    copy = Copy.objects.filter(barcode=pmb_copy.barcode).first()
+    if copy is None:
+        status = PMB_STATUSES.get(pmb_copy.availability, Copy.Status.ON_SHELF)
+        notes = "" if pmb_copy.availability == "Disponible" else f"PMB : {pmb_copy.availability}"
+        copy = Copy(
+            game=game,
+            cote=pmb_copy.cote,
+            section=section,
+            location=location,
+            barcode=pmb_copy.barcode,
+            status=status,
+            notes=notes,
+        )
+        copy.full_clean()
+        copy.save()
+        changes.append(_("exemplaire %(barcode)s ajouté") % {"barcode": pmb_copy.barcode})
+        return
+    wanted = {"cote": pmb_copy.cote, "section": section, "location": location}
+    differing = [name for name, value in wanted.items() if getattr(copy, name) != value]
+    if differing:
+        for name in differing:
+            setattr(copy, name, wanted[name])
+        copy.full_clean()
+        copy.save()
+        changes.append(_("exemplaire %(barcode)s modifié") % {"barcode": pmb_copy.barcode})

@@ -1,0 +1,95 @@
+"""Admin for families and membership types; loans, holds and missing pieces are read-only history.
+
+Lending, returning and holds go through the desk (loans/services.py), which enforces the rules;
+the admin shows their history and never deletes it.
+"""
+
+from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
+
+from .models import Hold, HouseholdMember, Loan, Member, MembershipType, MissingPiece
+
+
+@admin.register(MembershipType)
+class MembershipTypeAdmin(admin.ModelAdmin):
+    list_display = ["name", "duration_days", "price", "loan_quota", "loan_period_days", "renewals_allowed"]
+
+
+class HouseholdMemberInline(admin.TabularInline):
+    model = HouseholdMember
+    extra = 1
+
+
+@admin.register(Member)
+class MemberAdmin(admin.ModelAdmin):
+    list_display = ["name", "card_barcode", "membership_type", "membership_expiry", "phone", "email"]
+    list_filter = ["membership_type", "membership_expiry"]
+    search_fields = ["name", "card_barcode", "email", "phone", "household__first_name"]
+    list_select_related = ["membership_type"]
+    raw_id_fields = ["user"]
+    inlines = [HouseholdMemberInline]
+    fieldsets = [
+        (None, {"fields": ["card_barcode", "name", "email", "phone", "address"]}),
+        (_("Adhésion"), {"fields": ["membership_type", "membership_start", "membership_expiry"]}),
+        (_("Compte en ligne et notes"), {"fields": ["user", "notes"]}),
+    ]
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        # A family's loans are history: its record stays.
+        return False
+
+
+class ReadOnlyHistoryAdmin(admin.ModelAdmin):
+    """History written by the desk: viewable, never added, edited or deleted here."""
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class MissingPieceInline(admin.TabularInline):
+    model = MissingPiece
+    fk_name = "loan"
+    extra = 0
+    fields = ["component", "quantity", "recorded_at", "recovered_at"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Loan)
+class LoanAdmin(ReadOnlyHistoryAdmin):
+    list_display = ["copy", "member", "lent_at", "due_on", "renewals", "returned_at", "return_check"]
+    list_filter = ["return_check", "lent_at", "due_on"]
+    search_fields = ["copy__barcode", "copy__game__title", "member__name", "member__card_barcode"]
+    list_select_related = ["copy__game", "member"]
+    date_hierarchy = "lent_at"
+    inlines = [MissingPieceInline]
+
+
+@admin.register(Hold)
+class HoldAdmin(ReadOnlyHistoryAdmin):
+    list_display = ["game", "member", "position", "status", "created_at", "copy", "ready_until"]
+    list_filter = ["status"]
+    search_fields = ["game__title", "member__name", "member__card_barcode"]
+    list_select_related = ["game", "member", "copy__game"]
+
+
+@admin.register(MissingPiece)
+class MissingPieceAdmin(ReadOnlyHistoryAdmin):
+    list_display = ["copy", "component", "quantity", "recorded_at", "recovered_at"]
+    list_filter = ["recovered_at"]
+    search_fields = ["copy__barcode", "copy__game__title", "component__label"]
+    list_select_related = ["copy__game", "component"]

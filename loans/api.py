@@ -1,0 +1,183 @@
+"""The loan desk's API (staff only, session or token): members, loans, holds.
+
+Writes go through loans/services.py like the desk's. A copy already on loan answers 409 with the
+reason; every other refusal answers 400 with the message under the field it is about.
+"""
+
+import django_filters
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.utils import timezone
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.permissions import IsAdminUser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.settings import api_settings
+
+from . import services
+from .forms import copy_for_barcode
+from .models import Hold, Loan, Member
+from .serializers import (
+    HoldSerializer,
+    LoanCreateSerializer,
+    LoanReturnSerializer,
+    LoanSerializer,
+    MemberSerializer,
+)
+
+CONFLICT_CODES = {"already_on_loan"}
+
+
+def refusal_response(error: DjangoValidationError, fields: dict[str, str]) -> Response:
+    """Turn a service's refusal into 409 (copy already on loan) or 400 with per-field messages."""
+    if hasattr(error, "error_dict"):
+        items = [
+            (fields.get(name, api_settings.NON_FIELD_ERRORS_KEY), item)
+            for name, errors in error.error_dict.items()
+            for item in errors
+        ]
+    else:
+        items = [(api_settings.NON_FIELD_ERRORS_KEY, item) for item in error.error_list]
+    for _field, item in items:
+        if item.code in CONFLICT_CODES:
+            return Response({"detail": item.messages[0], "code": item.code}, status=status.HTTP_409_CONFLICT)
+    body: dict[str, list[str]] = {}
+    for field, item in items:
+        body.setdefault(field, []).extend(item.messages)
+    return Response(body, status=status.HTTP_400_BAD_REQUEST)
+
+
+class MemberFilter(django_filters.FilterSet):
+    class Meta:
+        model = Member
+        fields = ["card_barcode", "membership_type"]
+
+
+class MemberViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    mixins.UpdateModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Member families. No delete: a family's loans are history."""
+
+    queryset = (
+        Member.objects.select_related("membership_type")
+        .prefetch_related("household")
+        .with_open_loan_count()
+        .order_by("name", "pk")
+    )
+    serializer_class = MemberSerializer
+    permission_classes = [IsAdminUser]
+    filterset_class = MemberFilter
+
+
+class LoanFilter(django_filters.FilterSet):
+    open = django_filters.BooleanFilter(field_name="returned_at", lookup_expr="isnull", label="open")
+    overdue = django_filters.BooleanFilter(method="filter_overdue", label="overdue")
+    barcode = django_filters.CharFilter(field_name="copy__barcode")
+
+    class Meta:
+        model = Loan
+        fields = ["member", "copy"]
+
+    def filter_overdue(self, queryset, name, value):
+        overdue = Loan.objects.overdue(timezone.localdate()).values("pk")
+        return queryset.filter(pk__in=overdue) if value else queryset.exclude(pk__in=overdue)
+
+
+class LoanViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Loans: lend by barcode, return, renew. Never edited or deleted."""
+
+    queryset = Loan.objects.for_desk().order_by("-lent_at", "-pk")
+    serializer_class = LoanSerializer
+    permission_classes = [IsAdminUser]
+    filterset_class = LoanFilter
+
+    @extend_schema(request=LoanCreateSerializer, responses={201: LoanSerializer})
+    def create(self, request: Request) -> Response:
+        serializer = LoanCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            copy = copy_for_barcode(serializer.validated_data["barcode"])
+        except DjangoValidationError as error:
+            return refusal_response(DjangoValidationError({"barcode": error}), {"barcode": "barcode"})
+        try:
+            loan = services.loan_create(
+                copy=copy, member=serializer.validated_data["member"], staff=request.user
+            )
+        except DjangoValidationError as error:
+            return refusal_response(error, {"copy": "barcode", "member": "member"})
+        return Response(LoanSerializer(loan).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=LoanReturnSerializer, responses={200: LoanSerializer})
+    @action(detail=True, methods=["post"], url_path="return", url_name="return")
+    def return_loan(self, request: Request, pk: str) -> Response:
+        loan = self.get_object()
+        serializer = LoanReturnSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        try:
+            result = services.loan_return(
+                loan=loan,
+                staff=request.user,
+                missing=[(line["component"], line["quantity"]) for line in data["missing"]],
+                recovered=data["recovered"],
+                playable_anyway=data["playable_anyway"],
+            )
+        except DjangoValidationError as error:
+            return refusal_response(error, {"missing": "missing", "recovered": "recovered"})
+        body = LoanSerializer(result.loan).data
+        body["copy_status"] = result.loan.copy.status
+        body["set_aside_for"] = HoldSerializer(result.hold).data if result.hold else None
+        return Response(body)
+
+    @extend_schema(request=None, responses={200: LoanSerializer})
+    @action(detail=True, methods=["post"])
+    def renew(self, request: Request, pk: str) -> Response:
+        try:
+            loan = services.loan_renew(loan=self.get_object(), staff=request.user)
+        except DjangoValidationError as error:
+            return refusal_response(error, {})
+        return Response(LoanSerializer(loan).data)
+
+
+class HoldFilter(django_filters.FilterSet):
+    class Meta:
+        model = Hold
+        fields = ["status", "game", "member"]
+
+
+class HoldViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Holds on games, in queue order. Cancelled, never deleted."""
+
+    queryset = Hold.objects.select_related("game", "member", "copy").order_by("game__title", "position")
+    serializer_class = HoldSerializer
+    permission_classes = [IsAdminUser]
+    filterset_class = HoldFilter
+
+    def create(self, request: Request) -> Response:
+        serializer = HoldSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            hold = services.hold_create(
+                game=serializer.validated_data["game"],
+                member=serializer.validated_data["member"],
+                staff=request.user,
+            )
+        except DjangoValidationError as error:
+            return refusal_response(error, {"game": "game", "member": "member"})
+        return Response(HoldSerializer(hold).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses={200: HoldSerializer})
+    @action(detail=True, methods=["post"])
+    def cancel(self, request: Request, pk: str) -> Response:
+        hold = self.get_object()
+        try:
+            services.hold_cancel(hold=hold, staff=request.user)
+        except DjangoValidationError as error:
+            return refusal_response(error, {})
+        hold.refresh_from_db()
+        return Response(HoldSerializer(hold).data)

@@ -1,0 +1,124 @@
+"""The desk's forms: a barcode to lend, the pieces checklist of a return, a game to reserve."""
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from catalogue.models import Copy, Game
+
+from .models import Loan, MissingPiece
+
+
+def copy_for_barcode(barcode: str) -> Copy:
+    """The copy carrying `barcode`, or a ValidationError a form or the API can show."""
+    barcode = barcode.strip()
+    copy = Copy.objects.select_related("game").filter(barcode=barcode).first()
+    if copy is None:
+        raise ValidationError(
+            _("Aucun exemplaire ne porte le code-barres « %(barcode)s »."),
+            code="unknown_barcode",
+            params={"barcode": barcode},
+        )
+    return copy
+
+
+def add_refusal(form: forms.Form, error: ValidationError, fields: dict[str, str | None]) -> None:
+    """Show a service's refusal on the form field that matches the argument it is about."""
+    if hasattr(error, "error_dict"):
+        for name, errors in error.error_dict.items():
+            form.add_error(fields.get(name), errors)
+    else:
+        form.add_error(None, error)
+
+
+class ScanForm(forms.Form):
+    """The desk's one box: a member card, a copy barcode, or a family's name."""
+
+    code = forms.CharField(label=_("Carte de membre, code-barres ou nom"), max_length=160)
+
+
+class LendForm(forms.Form):
+    barcode = forms.CharField(label=_("Code-barres du jeu à prêter"), max_length=40)
+
+    def clean_barcode(self) -> Copy:
+        return copy_for_barcode(self.cleaned_data["barcode"])
+
+
+class HoldForm(forms.Form):
+    game = forms.ModelChoiceField(
+        label=_("Jeu à réserver"), queryset=Game.objects.only("pk", "title").order_by("title")
+    )
+
+
+class ReturnForm(forms.Form):
+    """The checklist of a return: each piece of the game is ticked, or its missing count given."""
+
+    playable_anyway = forms.BooleanField(
+        label=_("Jouable quand même : laisser l'exemplaire en rayon malgré les pièces manquantes"),
+        required=False,
+    )
+
+    def __init__(self, *args, loan: Loan, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.loan = loan
+        game = loan.copy.game
+        self.known_missing = list(
+            MissingPiece.objects.still_missing().filter(copy=loan.copy).select_related("component")
+        )
+        already = {}
+        for piece in self.known_missing:
+            already[piece.component_id] = already.get(piece.component_id, 0) + piece.quantity
+        self.lines = []
+        for component in game.components.all():
+            expected = component.quantity - already.get(component.pk, 0)
+            checked = f"checked_{component.pk}"
+            missing = f"missing_{component.pk}"
+            self.fields[checked] = forms.BooleanField(label=_("tout y est"), required=False)
+            if not self.lines:
+                # Keyboard first: Space ticks, Tab goes to the count, then the next piece.
+                self.fields[checked].widget.attrs["autofocus"] = True
+            self.fields[missing] = forms.IntegerField(
+                label=_("manquant(s)"), min_value=0, max_value=expected, initial=0, required=False
+            )
+            self.lines.append(
+                {
+                    "component": component,
+                    "expected": expected,
+                    "already_missing": already.get(component.pk, 0),
+                    "checked": self[checked],
+                    "missing": self[missing],
+                }
+            )
+        self.recovered_lines = []
+        for piece in self.known_missing:
+            name = f"recovered_{piece.pk}"
+            self.fields[name] = forms.BooleanField(label=_("rapportée(s) dans la boîte"), required=False)
+            self.recovered_lines.append({"piece": piece, "field": self[name]})
+        if self.known_missing:
+            # The librarian already found this copy playable without these pieces.
+            self.fields["playable_anyway"].initial = True
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        for line in self.lines:
+            component = line["component"]
+            missing = cleaned.get(f"missing_{component.pk}") or 0
+            if line["expected"] and not missing and not cleaned.get(f"checked_{component.pk}"):
+                self.add_error(
+                    f"checked_{component.pk}",
+                    ValidationError(
+                        _("Cochez « %(piece)s » si tout y est, ou indiquez combien il en manque."),
+                        code="unchecked",
+                        params={"piece": component.label},
+                    ),
+                )
+        return cleaned
+
+    def missing(self) -> list[tuple]:
+        return [
+            (line["component"], self.cleaned_data.get(f"missing_{line['component'].pk}") or 0)
+            for line in self.lines
+        ]
+
+    def recovered(self) -> list[MissingPiece]:
+        return [line["piece"] for line in self.recovered_lines if self.cleaned_data.get(line["field"].name)]

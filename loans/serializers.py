@@ -1,0 +1,146 @@
+"""The loan desk's API resources: members, loans and holds."""
+
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from rest_framework import serializers
+
+from catalogue.models import Component, Game
+
+from .models import Hold, HouseholdMember, Loan, Member, MembershipType, MissingPiece
+
+
+class HouseholdMemberSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = HouseholdMember
+        fields = ["first_name", "birth_year"]
+
+
+class MemberSerializer(serializers.ModelSerializer):
+    household = HouseholdMemberSerializer(many=True, read_only=True)
+    membership_type = serializers.PrimaryKeyRelatedField(queryset=MembershipType.objects.all())
+    membership_type_name = serializers.CharField(source="membership_type.name", read_only=True)
+    membership_valid = serializers.SerializerMethodField()
+    open_loan_count = serializers.SerializerMethodField()
+    quota_left = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Member
+        fields = [
+            "id",
+            "card_barcode",
+            "name",
+            "email",
+            "phone",
+            "address",
+            "membership_type",
+            "membership_type_name",
+            "membership_start",
+            "membership_expiry",
+            "membership_valid",
+            "household",
+            "open_loan_count",
+            "quota_left",
+        ]
+
+    def get_membership_valid(self, member: Member) -> bool:
+        return member.membership_is_valid()
+
+    def get_open_loan_count(self, member: Member) -> int:
+        # Lists annotate the count (Member.objects.with_open_loan_count()); a fresh record counts it.
+        count = getattr(member, "open_loan_count", None)
+        return member.loans.open().count() if count is None else count
+
+    def get_quota_left(self, member: Member) -> int:
+        return max(0, member.membership_type.loan_quota - self.get_open_loan_count(member))
+
+    def validate(self, attrs: dict) -> dict:
+        start = attrs.get("membership_start", getattr(self.instance, "membership_start", None))
+        expiry = attrs.get("membership_expiry", getattr(self.instance, "membership_expiry", None))
+        if start and expiry and start > expiry:
+            raise serializers.ValidationError(
+                {"membership_expiry": _("L'adhésion ne peut pas finir avant d'avoir commencé.")},
+                code="membership_dates",
+            )
+        return attrs
+
+
+class LoanSerializer(serializers.ModelSerializer):
+    barcode = serializers.CharField(source="copy.barcode", read_only=True)
+    game = serializers.CharField(source="copy.game.title", read_only=True)
+    member_name = serializers.CharField(source="member.name", read_only=True)
+    overdue = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Loan
+        fields = [
+            "id",
+            "copy",
+            "barcode",
+            "game",
+            "member",
+            "member_name",
+            "lent_at",
+            "due_on",
+            "renewals",
+            "returned_at",
+            "return_check",
+            "overdue",
+        ]
+        read_only_fields = fields
+
+    def get_overdue(self, loan: Loan) -> bool:
+        return loan.is_overdue(timezone.localdate())
+
+
+class LoanCreateSerializer(serializers.Serializer):
+    """Lend a copy, named by its barcode as the scanner reads it, to a member family."""
+
+    barcode = serializers.CharField(max_length=40)
+    member = serializers.PrimaryKeyRelatedField(queryset=Member.objects.select_related("membership_type"))
+
+
+class MissingCountSerializer(serializers.Serializer):
+    component = serializers.PrimaryKeyRelatedField(queryset=Component.objects.all())
+    quantity = serializers.IntegerField(min_value=1)
+
+
+class LoanReturnSerializer(serializers.Serializer):
+    """The pieces check of a return: what is missing now, what came back, and the librarian's verdict."""
+
+    missing = MissingCountSerializer(many=True, required=False, default=list)
+    recovered = serializers.PrimaryKeyRelatedField(
+        queryset=MissingPiece.objects.still_missing(), many=True, required=False, default=list
+    )
+    playable_anyway = serializers.BooleanField(required=False, default=False)
+
+
+class HoldSerializer(serializers.ModelSerializer):
+    game = serializers.PrimaryKeyRelatedField(queryset=Game.objects.all())
+    member = serializers.PrimaryKeyRelatedField(queryset=Member.objects.select_related("membership_type"))
+    game_title = serializers.CharField(source="game.title", read_only=True)
+    member_name = serializers.CharField(source="member.name", read_only=True)
+    barcode = serializers.CharField(source="copy.barcode", read_only=True, default=None)
+    # A plain string in the schema: an enum named "status" would collide with the catalogue's copy
+    # status (drf-spectacular warns, and `check --deploy` fails on warnings).
+    status = serializers.CharField(
+        read_only=True, help_text="waiting | ready (copy set aside) | fulfilled | cancelled | expired"
+    )
+
+    class Meta:
+        model = Hold
+        fields = [
+            "id",
+            "game",
+            "game_title",
+            "member",
+            "member_name",
+            "position",
+            "status",
+            "created_at",
+            "barcode",
+            "ready_until",
+            "closed_at",
+        ]
+        read_only_fields = ["position", "status", "created_at", "barcode", "ready_until", "closed_at"]
+        # hold_create refuses a second active hold with a clear message; no generic unique validator.
+        validators = []

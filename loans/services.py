@@ -1,0 +1,463 @@
+"""The desk's writes: lending, returning, renewing, holds and missing pieces.
+
+Each function runs in one transaction and locks the rows it checks with SELECT … FOR UPDATE, always in
+the same order — member, loan, game, copy, holds, missing pieces — so that two clerks scanning at the
+same moment wait for each other instead of both succeeding, and never deadlock. A refusal raises
+ValidationError with a `code` and a French message that names the reason; when the reason is about
+one argument (`copy`, `member`, `component`…) the error is keyed by that argument's name.
+"""
+
+import datetime
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Max, Q
+from django.utils import formats, timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
+
+from catalogue.models import Component, Copy, Game
+
+from .models import HOLD_PICKUP_DAYS, Hold, Loan, Member, MissingPiece
+
+
+@dataclass(frozen=True)
+class ReturnResult:
+    """What the desk must tell the clerk after a return."""
+
+    loan: Loan
+    # The hold this copy is now set aside for, if a family was waiting for the game.
+    hold: Hold | None = None
+    missing: list[MissingPiece] = field(default_factory=list)
+
+
+def _refuse(message, *, code: str, on: str | None = None, **params) -> None:
+    error = ValidationError(message, code=code, params=params or None)
+    raise ValidationError({on: error}) if on else error
+
+
+def _date(value: datetime.date) -> str:
+    return formats.date_format(value, "SHORT_DATE_FORMAT")
+
+
+def _lock_member(member: Member) -> Member:
+    return Member.objects.select_for_update(of=("self",)).select_related("membership_type").get(pk=member.pk)
+
+
+def _lock_game(game_id: int) -> None:
+    # Every change to a game's hold queue locks the game row first, so queues are served in order.
+    Game.objects.select_for_update().filter(pk=game_id).values_list("pk", flat=True).get()
+
+
+def _lock_copy(copy_id: int) -> Copy:
+    return Copy.objects.select_for_update(of=("self",)).select_related("game").get(pk=copy_id)
+
+
+def _check_membership(member: Member, today: datetime.date) -> None:
+    if member.membership_expiry < today:
+        _refuse(
+            _("L'adhésion de %(family)s a expiré le %(date)s : renouvelez-la avant de prêter ou réserver."),
+            code="membership_expired",
+            on="member",
+            family=member.name,
+            date=_date(member.membership_expiry),
+        )
+    if member.membership_start > today:
+        _refuse(
+            _("L'adhésion de %(family)s ne commence que le %(date)s."),
+            code="membership_not_started",
+            on="member",
+            family=member.name,
+            date=_date(member.membership_start),
+        )
+
+
+def _hold_serve_next(*, copy: Copy, now: datetime.datetime) -> Hold | None:
+    """Set `copy` aside for the first family waiting for its game; the game row is already locked."""
+    hold = (
+        Hold.objects.waiting()
+        .filter(game_id=copy.game_id)
+        .select_for_update(of=("self",))
+        .select_related("member")
+        .order_by("position")
+        .first()
+    )
+    if hold is None:
+        return None
+    hold.status = Hold.Status.READY
+    hold.copy = copy
+    hold.ready_at = now
+    hold.ready_until = timezone.localdate(now) + datetime.timedelta(days=HOLD_PICKUP_DAYS)
+    hold.save(update_fields=["status", "copy", "ready_at", "ready_until"])
+    return hold
+
+
+def _copy_is_free(copy: Copy) -> bool:
+    """Whether a locked copy could go to the next family: lendable status, not out."""
+    return copy.status_allows_lending and not Loan.objects.open().filter(copy=copy).exists()
+
+
+@transaction.atomic
+def loan_create(*, copy: Copy, member: Member, staff: AbstractBaseUser) -> Loan:
+    """Lend `copy` to `member`, due back after the membership type's loan period."""
+    member = _lock_member(member)
+    _lock_game(copy.game_id)
+    copy = _lock_copy(copy.pk)
+    now = timezone.now()
+    today = timezone.localdate(now)
+
+    _check_membership(member, today)
+    open_loan = Loan.objects.open().filter(copy=copy).select_related("member").first()
+    if open_loan is not None:
+        if open_loan.member_id == member.pk:
+            _refuse(
+                _("« %(game)s » (%(barcode)s) est déjà prêté à cette famille, à rendre le %(date)s."),
+                code="already_on_loan",
+                on="copy",
+                game=copy.game.title,
+                barcode=copy.barcode,
+                date=_date(open_loan.due_on),
+            )
+        _refuse(
+            _("« %(game)s » (%(barcode)s) est déjà en prêt chez %(family)s, à rendre le %(date)s."),
+            code="already_on_loan",
+            on="copy",
+            game=copy.game.title,
+            barcode=copy.barcode,
+            family=open_loan.member.name,
+            date=_date(open_loan.due_on),
+        )
+    if not copy.status_allows_lending:
+        _refuse(
+            _("« %(game)s » (%(barcode)s) ne peut pas être prêté : son statut est « %(status)s »."),
+            code="copy_not_lendable",
+            on="copy",
+            game=copy.game.title,
+            barcode=copy.barcode,
+            status=copy.get_status_display(),
+        )
+    # The family's own hold on this game (honoured by this loan), and a hold keeping this copy aside.
+    holds = list(
+        Hold.objects.active()
+        .filter(Q(game_id=copy.game_id, member=member) | Q(copy=copy, status=Hold.Status.READY))
+        .select_related("member")
+        .select_for_update(of=("self",))
+    )
+    hold = next(
+        (hold for hold in holds if hold.member_id == member.pk and hold.game_id == copy.game_id), None
+    )
+    set_aside = next(
+        (hold for hold in holds if hold.copy_id == copy.pk and hold.member_id != member.pk), None
+    )
+    if set_aside is not None:
+        _refuse(
+            _(
+                "« %(game)s » (%(barcode)s) est mis de côté pour la réservation de %(family)s "
+                "jusqu'au %(date)s."
+            ),
+            code="set_aside",
+            on="copy",
+            game=copy.game.title,
+            barcode=copy.barcode,
+            family=set_aside.member.name,
+            date=_date(set_aside.ready_until),
+        )
+    quota = member.membership_type.loan_quota
+    if member.loans.open().count() >= quota:
+        _refuse(
+            ngettext_lazy(
+                "%(family)s a déjà %(count)s jeu en prêt : c'est le maximum de l'adhésion « %(type)s ».",
+                "%(family)s a déjà %(count)s jeux en prêt : c'est le maximum de l'adhésion « %(type)s ».",
+                "count",
+            ),
+            code="quota_reached",
+            on="member",
+            family=member.name,
+            count=quota,
+            type=member.membership_type.name,
+        )
+
+    try:
+        loan = Loan.objects.create(
+            copy=copy,
+            member=member,
+            lent_at=now,
+            lent_by=staff,
+            due_on=today + datetime.timedelta(days=member.membership_type.loan_period_days),
+        )
+    except IntegrityError:
+        # Unreachable through this function (the copy row is locked); the constraint is the last guard.
+        # Raising out of the atomic block rolls the whole transaction back.
+        _refuse(
+            _("« %(game)s » (%(barcode)s) est déjà en prêt."),
+            code="already_on_loan",
+            on="copy",
+            game=copy.game.title,
+            barcode=copy.barcode,
+        )
+
+    if hold is not None:
+        # The family takes the game it reserved: its hold is honoured, and a copy kept for it that it
+        # did not take goes to the next family in the queue.
+        other_copy = hold.copy if hold.status == Hold.Status.READY and hold.copy_id != copy.pk else None
+        hold.status = Hold.Status.FULFILLED
+        hold.copy = copy
+        hold.closed_at = now
+        hold.save(update_fields=["status", "copy", "closed_at"])
+        if other_copy is not None and _copy_is_free(_lock_copy(other_copy.pk)):
+            _hold_serve_next(copy=other_copy, now=now)
+    return loan
+
+
+@transaction.atomic
+def loan_renew(*, loan: Loan, staff: AbstractBaseUser) -> Loan:
+    """Push the due date back by one loan period, if the membership allows and nobody waits for the game."""
+    loan = Loan.objects.select_for_update(of=("self",)).select_related("copy__game").get(pk=loan.pk)
+    member = Member.objects.select_related("membership_type").get(pk=loan.member_id)
+    game = loan.copy.game
+    if not loan.is_open:
+        _refuse(
+            _("Ce prêt de « %(game)s » est clôturé : le jeu a été rendu le %(date)s."),
+            code="not_on_loan",
+            game=game.title,
+            date=_date(timezone.localdate(loan.returned_at)),
+        )
+    _lock_game(game.pk)
+    today = timezone.localdate()
+    _check_membership(member, today)
+    allowed = member.membership_type.renewals_allowed
+    if loan.renewals >= allowed:
+        if allowed == 0:
+            _refuse(
+                _("L'adhésion « %(type)s » ne permet pas de prolonger un prêt."),
+                code="renewal_limit",
+                type=member.membership_type.name,
+            )
+        _refuse(
+            _(
+                "« %(game)s » a déjà été prolongé %(count)s fois : c'est le maximum de l'adhésion "
+                "« %(type)s »."
+            ),
+            code="renewal_limit",
+            game=game.title,
+            count=loan.renewals,
+            type=member.membership_type.name,
+        )
+    if Hold.objects.waiting().filter(game=game).exists():
+        _refuse(
+            _("« %(game)s » est réservé par une autre famille : le prêt ne peut pas être prolongé."),
+            code="hold_waiting",
+            game=game.title,
+        )
+    # A late loan gets a full period from today; an early renewal adds one to the current due date.
+    loan.due_on = max(loan.due_on, today) + datetime.timedelta(days=member.membership_type.loan_period_days)
+    loan.renewals += 1
+    loan.save(update_fields=["due_on", "renewals"])
+    return loan
+
+
+@transaction.atomic
+def loan_return(
+    *,
+    loan: Loan,
+    staff: AbstractBaseUser,
+    missing: Iterable[tuple[Component, int]] = (),
+    recovered: Iterable[MissingPiece] = (),
+    playable_anyway: bool = False,
+) -> ReturnResult:
+    """Take a copy back after its pieces were checked.
+
+    `missing` lists the pieces found missing now (component, how many); `recovered` the pieces known
+    missing that came back in the box. Missing pieces make the copy incomplete unless the librarian
+    finds it `playable_anyway`. A copy that can go out again is set aside for the first waiting hold.
+    """
+    loan = Loan.objects.select_for_update(of=("self",)).get(pk=loan.pk)
+    if not loan.is_open:
+        _refuse(
+            _("Ce prêt est déjà clôturé : l'exemplaire a été rendu le %(date)s."),
+            code="not_on_loan",
+            date=_date(timezone.localdate(loan.returned_at)),
+        )
+    copy = Copy.objects.only("game_id").get(pk=loan.copy_id)
+    _lock_game(copy.game_id)
+    copy = _lock_copy(copy.pk)
+    game = copy.game
+    now = timezone.now()
+
+    components = {component.pk: component for component in game.components.all()}
+    known = {piece.pk: piece for piece in copy.missing_pieces.still_missing().select_for_update(of=("self",))}
+    recovered_ids = set()
+    for piece in recovered:
+        if piece.pk not in known:
+            _refuse(
+                _("Cette pièce n'est pas notée comme manquante dans « %(game)s » (%(barcode)s)."),
+                code="not_missing",
+                on="recovered",
+                game=game.title,
+                barcode=copy.barcode,
+            )
+        recovered_ids.add(piece.pk)
+    still_known = [piece for pk, piece in known.items() if pk not in recovered_ids]
+
+    new_pieces = []
+    for component, quantity in missing:
+        if not quantity:
+            continue
+        if component.pk not in components:
+            _refuse(
+                _("« %(piece)s » n'est pas une pièce de « %(game)s »."),
+                code="wrong_component",
+                on="missing",
+                piece=component.label,
+                game=game.title,
+            )
+        expected = components[component.pk].quantity - sum(
+            piece.quantity for piece in still_known if piece.component_id == component.pk
+        )
+        if quantity < 0 or quantity > expected:
+            _refuse(
+                _(
+                    "Il ne peut pas manquer plus de %(count)s × « %(piece)s » : c'est ce que la boîte devait contenir."
+                ),
+                code="too_many_missing",
+                on="missing",
+                count=expected,
+                piece=component.label,
+            )
+        new_pieces.append(
+            MissingPiece(copy=copy, component=component, quantity=quantity, loan=loan, recorded_at=now)
+        )
+
+    for piece_id in recovered_ids:
+        known[piece_id].recovered_at = now
+        known[piece_id].recovered_by = staff
+    MissingPiece.objects.bulk_update([known[pk] for pk in recovered_ids], ["recovered_at", "recovered_by"])
+    MissingPiece.objects.bulk_create(new_pieces)
+
+    pieces_missing = bool(new_pieces or still_known)
+    if not pieces_missing:
+        loan.return_check = Loan.ReturnCheck.COMPLETE
+    elif playable_anyway:
+        loan.return_check = Loan.ReturnCheck.PLAYABLE
+    else:
+        loan.return_check = Loan.ReturnCheck.INCOMPLETE
+    loan.returned_at = now
+    loan.returned_by = staff
+    loan.save(update_fields=["returned_at", "returned_by", "return_check"])
+
+    _copy_set_completeness(copy, complete=not pieces_missing or playable_anyway)
+    hold = _hold_serve_next(copy=copy, now=now) if copy.status_allows_lending else None
+    return ReturnResult(loan=loan, hold=hold, missing=new_pieces)
+
+
+def _copy_set_completeness(copy: Copy, *, complete: bool) -> None:
+    """Move a copy between on the shelf and incomplete; other statuses are the librarian's business."""
+    if complete and copy.status == Copy.Status.INCOMPLETE:
+        copy.status = Copy.Status.ON_SHELF
+    elif not complete and copy.status == Copy.Status.ON_SHELF:
+        copy.status = Copy.Status.INCOMPLETE
+    else:
+        return
+    copy.save(update_fields=["status", "updated_at"])
+
+
+@transaction.atomic
+def missing_piece_recover(*, missing_piece: MissingPiece, staff: AbstractBaseUser) -> Hold | None:
+    """Record that a missing piece came back; a copy with nothing missing any more is complete again."""
+    _lock_game(missing_piece.component.game_id)
+    copy = _lock_copy(missing_piece.copy_id)
+    piece = MissingPiece.objects.select_for_update(of=("self",)).get(pk=missing_piece.pk)
+    if piece.recovered_at is not None:
+        _refuse(
+            _("Cette pièce a déjà été rapportée le %(date)s."),
+            code="already_recovered",
+            date=_date(timezone.localdate(piece.recovered_at)),
+        )
+    now = timezone.now()
+    piece.recovered_at = now
+    piece.recovered_by = staff
+    piece.save(update_fields=["recovered_at", "recovered_by"])
+    if copy.missing_pieces.still_missing().exists():
+        return None
+    _copy_set_completeness(copy, complete=True)
+    if _copy_is_free(copy) and not Hold.objects.ready().filter(copy=copy).exists():
+        return _hold_serve_next(copy=copy, now=now)
+    return None
+
+
+@transaction.atomic
+def hold_create(*, game: Game, member: Member, staff: AbstractBaseUser) -> Hold:
+    """Put a family in the queue for a game; a copy on the shelf is set aside at once."""
+    member = _lock_member(member)
+    _lock_game(game.pk)
+    _check_membership(member, timezone.localdate())
+    if Hold.objects.active().filter(game=game, member=member).exists():
+        _refuse(
+            _("%(family)s a déjà une réservation en cours pour « %(game)s »."),
+            code="already_held",
+            on="game",
+            family=member.name,
+            game=game.title,
+        )
+    if member.loans.open().filter(copy__game=game).exists():
+        _refuse(
+            _("%(family)s a déjà « %(game)s » en prêt."),
+            code="already_borrowed",
+            on="game",
+            family=member.name,
+            game=game.title,
+        )
+    last = Hold.objects.filter(game=game).aggregate(last=Max("position"))["last"] or 0
+    hold = Hold.objects.create(game=game, member=member, position=last + 1, created_by=staff)
+    now = timezone.now()
+    # Copies on the shelf go to the queue in order (this hold is last, it is served if nobody is before).
+    for copy in Copy.objects.filter(game=game).available().order_by("pk").select_for_update(of=("self",)):
+        if _hold_serve_next(copy=copy, now=now) is None:
+            break
+    hold.refresh_from_db()
+    return hold
+
+
+def _hold_close(*, hold: Hold, status: str) -> Hold | None:
+    """Close an active hold; a copy it kept aside goes to the next family. Returns that family's hold."""
+    _lock_game(hold.game_id)
+    hold = Hold.objects.select_for_update(of=("self",)).select_related("game").get(pk=hold.pk)
+    now = timezone.now()
+    if hold.status not in (Hold.Status.WAITING, Hold.Status.READY):
+        _refuse(
+            _("Cette réservation de « %(game)s » est déjà close (%(status)s)."),
+            code="hold_closed",
+            game=hold.game.title,
+            status=hold.get_status_display().lower(),
+        )
+    if status == Hold.Status.EXPIRED and (
+        hold.status != Hold.Status.READY or hold.ready_until >= timezone.localdate(now)
+    ):
+        _refuse(
+            _("Seule une réservation prête dont le délai de retrait est dépassé peut expirer."),
+            code="hold_not_expired",
+        )
+    was_ready = hold.status == Hold.Status.READY
+    hold.status = status
+    hold.closed_at = now
+    hold.save(update_fields=["status", "closed_at"])
+    if was_ready:
+        copy = _lock_copy(hold.copy_id)
+        if _copy_is_free(copy):
+            return _hold_serve_next(copy=copy, now=now)
+    return None
+
+
+@transaction.atomic
+def hold_cancel(*, hold: Hold, staff: AbstractBaseUser) -> Hold | None:
+    """Cancel a hold at the family's request; returns the next family's hold if the copy passes on."""
+    return _hold_close(hold=hold, status=Hold.Status.CANCELLED)
+
+
+@transaction.atomic
+def hold_expire(*, hold: Hold) -> Hold | None:
+    """Close a ready hold whose family did not come by the pick-up date; the copy passes on."""
+    return _hold_close(hold=hold, status=Hold.Status.EXPIRED)

@@ -1,0 +1,321 @@
+"""Declared score sheets: a librarian's sheet (`rules.models.DeclaredSheet`) read as a GameRules.
+
+A title without a coded module in `rules/games/` can still have a score sheet, declared in the admin
+without code: lines worth « units × points », added or taken away; the highest (or the lowest) total
+wins; then the declared tie-breakers compare the units written on their lines, in order. Built as a
+GameRules, the sheet gets what the coded games get — its rules page's score form, the printable pad
+and filled sheet, `/api/rules/<slug>/score/` — through the one lookup, `rules.services.game_rules()`.
+
+A declared sheet has no setup calculator and no referee check; its player range is its notice's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
+
+from catalogue.models import Game
+
+from .engine import Criterion, GameRules, Integer, Line, PlayerRange, ScoredPlayer, ScoreSheet
+from .games import all_games, get_game
+from .models import (
+    LINE_UNITS_MAX,
+    LOADER_AUTHOR,
+    DeclaredLine,
+    DeclaredSheet,
+    DeclaredTieBreaker,
+    Revision,
+    RulePage,
+    Sign,
+    Winning,
+)
+
+# When the notice does not say how many play: at least two, no upper limit (the online sheet stops at 12).
+DEFAULT_PLAYERS_MIN = 2
+SLUG_MAX_LENGTH = 90  # RulePage.slug holds 100; room left for a « -2 » suffix
+
+
+@dataclass(frozen=True)
+class DeclaredLineRule:
+    """A line as the engine uses it: plain values, no database."""
+
+    key: str
+    label: str
+    points: int
+    sign: int  # +1 or −1
+    max_units: int | None
+
+    def points_for(self, units: int) -> int:
+        return units * self.points * self.sign
+
+
+@dataclass(frozen=True)
+class DeclaredTieBreakRule:
+    key: str
+    label: str
+    highest_wins: bool
+
+
+class DeclaredRules(GameRules):
+    """The GameRules of one declared sheet; built per request, in the reader's language."""
+
+    source = "declared"
+
+    def __init__(
+        self,
+        *,
+        slug: str,
+        title: str,
+        players: PlayerRange,
+        highest_total_wins: bool,
+        lines: tuple[DeclaredLineRule, ...],
+        tie_breaks: tuple[DeclaredTieBreakRule, ...] = (),
+    ):
+        self.slug = slug
+        self.title = title
+        self.players = players
+        self.highest_total_wins = highest_total_wins
+        self.declared_lines = lines
+        self.declared_tie_breaks = tie_breaks
+
+    @classmethod
+    def from_sheet(cls, sheet: DeclaredSheet) -> DeclaredRules:
+        """Read a sheet fetched `with_definition()` (its lines and tie-breakers prefetched)."""
+        notice = sheet.page.game
+        low = (notice.players_min if notice else None) or DEFAULT_PLAYERS_MIN
+        high = notice.players_max if notice else None
+        lines = tuple(
+            DeclaredLineRule(
+                key=line.key,
+                label=line.label,
+                points=line.points,
+                sign=-1 if line.sign == Sign.MINUS else 1,
+                max_units=line.max_units,
+            )
+            for line in sheet.lines.all()
+        )
+        tie_breaks = tuple(
+            DeclaredTieBreakRule(
+                key=tie_breaker.line.key,
+                label=tie_breaker.line.label,
+                highest_wins=tie_breaker.winning == Winning.HIGHEST,
+            )
+            for tie_breaker in sheet.tie_breakers.all()
+        )
+        return cls(
+            slug=sheet.page.slug,
+            title=sheet.page.title,
+            players=PlayerRange(low, high if high is None or high >= low else low),
+            highest_total_wins=sheet.winning == Winning.HIGHEST,
+            lines=lines,
+            tie_breaks=tie_breaks,
+        )
+
+    # The labels are the librarian's French words; the words around them are rendered now, in the
+    # request's language (this object lives for one request).
+
+    def player_fields(self, variants: frozenset[str]) -> tuple[Integer, ...]:
+        return tuple(
+            Integer(
+                line.key,
+                line.label,
+                default=0,
+                minimum=0,
+                maximum=line.max_units or LINE_UNITS_MAX,
+                help=units_help(line),
+            )
+            for line in self.declared_lines
+        )
+
+    def lines(self, variants: frozenset[str]) -> tuple[Line, ...]:
+        return tuple(Line(line.key, f"{line.label} ({points_factor(line)})") for line in self.declared_lines)
+
+    def tie_breakers(self, variants: frozenset[str]) -> tuple[Criterion, ...]:
+        return tuple(
+            Criterion(
+                tie_break.key,
+                criterion_label(tie_break),
+                key=_units_of(tie_break.key),
+                highest_wins=tie_break.highest_wins,
+            )
+            for tie_break in self.declared_tie_breaks
+        )
+
+    def breakdown(self, player: Mapping[str, Any], sheet: ScoreSheet) -> dict[str, int]:
+        return {line.key: line.points_for(player[line.key]) for line in self.declared_lines}
+
+
+def _units_of(key: str):
+    def units(player: ScoredPlayer) -> int:
+        return player.fields[key]
+
+    return units
+
+
+def points_factor(line: DeclaredLineRule) -> str:
+    """« × 15 », « × −1 »: what a unit of the line is worth, as the pad's row heading shows it."""
+    return f"× {'−' if line.sign < 0 else ''}{line.points}"
+
+
+def units_help(line: DeclaredLineRule) -> str:
+    if line.points == 0:
+        return gettext("Ne rapporte pas de points : sert au départage.")
+    if line.sign < 0:
+        message = ngettext(
+            "Chaque unité retire %(points)s point.", "Chaque unité retire %(points)s points.", line.points
+        )
+    else:
+        message = ngettext(
+            "Chaque unité rapporte %(points)s point.", "Chaque unité rapporte %(points)s points.", line.points
+        )
+    return message % {"points": line.points}
+
+
+def criterion_label(tie_break: DeclaredTieBreakRule) -> str:
+    """The tie-breaker as the explanation names it: « « Billets réalisés » (le plus) »."""
+    if tie_break.highest_wins:
+        return gettext("« %(line)s » (le plus)") % {"line": tie_break.label}
+    return gettext("« %(line)s » (le moins)") % {"line": tie_break.label}
+
+
+# --- the lookup behind rules.services.game_rules() ------------------------------------------------
+
+
+def declared_rules(slug: str) -> DeclaredRules | None:
+    """The declared sheet on the page with this slug, as a GameRules, or None."""
+    sheet = DeclaredSheet.objects.with_definition().filter(page__slug=slug).first()
+    return DeclaredRules.from_sheet(sheet) if sheet is not None else None
+
+
+def all_declared_rules() -> list[DeclaredRules]:
+    """Every declared sheet (three queries whatever their number)."""
+    return [DeclaredRules.from_sheet(sheet) for sheet in DeclaredSheet.objects.with_definition()]
+
+
+# --- giving a notice a declared sheet -----------------------------------------------------------------
+
+
+def sheet_refusal(game: Game) -> ValidationError | None:
+    """Why this notice cannot get a declared sheet (its page has coded rules, or a sheet already), or None."""
+    page = RulePage.objects.filter(game=game).first()
+    if page is None:
+        return None
+    if get_game(page.slug) is not None:
+        return ValidationError(
+            _("« %(title)s » a déjà une feuille de score programmée, sur sa page de règles."),
+            code="coded_rules",
+            params={"title": game.title},
+        )
+    if DeclaredSheet.objects.filter(page=page).exists():
+        return ValidationError(
+            _("« %(title)s » a déjà une feuille de score déclarée : modifiez-la."),
+            code="sheet_exists",
+            params={"title": game.title},
+        )
+    return None
+
+
+def free_page_slug(base: str) -> str:
+    """The notice's slug, or with « -2 », « -3 »… when a page or a coded game already has it."""
+    base = base[:SLUG_MAX_LENGTH].strip("-") or "jeu"
+    taken = set(RulePage.objects.filter(slug__startswith=base).values_list("slug", flat=True))
+    taken |= {rules.slug for rules in all_games()}
+    slug, suffix = base, 2
+    while slug in taken:
+        slug, suffix = f"{base}-{suffix}", suffix + 1
+    return slug
+
+
+FIRST_TEXT = (
+    "== Décompte ==\n"
+    "Comptez les points avec la feuille de score ci-dessous : chaque ligne vaut le nombre d'unités "
+    "inscrit multiplié par ses points.\n"
+)
+
+
+FIRST_SUMMARY = "Page créée avec la feuille de score déclarée."
+
+
+@transaction.atomic
+def declared_sheet_page(*, game: Game, author=None) -> RulePage:
+    """The rules page a new declared sheet of this notice goes on: its page, else a new one.
+
+    A new page gets a first revision by `author` (the librarian; None: the demo data, « Ludothèque »).
+    """
+    from .services import revision_create  # services looks declared sheets up through this module
+
+    refusal = sheet_refusal(game)
+    if refusal is not None:
+        raise refusal
+    page = RulePage.objects.select_for_update().filter(game=game).first()
+    if page is not None:
+        return page
+    page = RulePage.objects.create(slug=free_page_slug(game.slug), title=game.title, game=game)
+    if author is None:
+        Revision.objects.create(
+            page=page, number=1, author_name=LOADER_AUTHOR, summary=FIRST_SUMMARY, content=FIRST_TEXT
+        )
+    else:
+        revision_create(page=page, content=FIRST_TEXT, summary=FIRST_SUMMARY, author=author, base_number=0)
+    return page
+
+
+@dataclass(frozen=True)
+class LineDeclaration:
+    """A line to declare: what `declared_sheet_create` takes (the admin's inline rows say the same)."""
+
+    key: str
+    label: str
+    points: int = 1
+    sign: str = Sign.PLUS
+    max_units: int | None = None
+
+
+@transaction.atomic
+def declared_sheet_create(
+    *,
+    game: Game,
+    lines: list[LineDeclaration],
+    tie_breaks: list[tuple[str, str]] = (),
+    winning: str = Winning.HIGHEST,
+    author=None,
+) -> DeclaredSheet:
+    """Give a notice a declared sheet: its page (created if need be), the lines, the tie-breakers `(key, winning)`."""
+    if not lines:
+        raise ValidationError(_("Une feuille de score a au moins une ligne."), code="no_lines")
+    sheet = DeclaredSheet(page=declared_sheet_page(game=game, author=author), winning=winning)
+    sheet.full_clean()
+    sheet.save()
+    by_key = {}
+    for position, line in enumerate(lines, start=1):
+        declared = DeclaredLine(
+            sheet=sheet,
+            position=position,
+            key=line.key,
+            label=line.label,
+            points=line.points,
+            sign=line.sign,
+            max_units=line.max_units,
+        )
+        declared.full_clean()
+        declared.save()
+        by_key[line.key] = declared
+    for position, (key, tie_winning) in enumerate(tie_breaks, start=1):
+        if key not in by_key:
+            raise ValidationError(
+                _("Aucune ligne de cette feuille n'a l'identifiant « %(key)s »."),
+                code="unknown_line",
+                params={"key": key},
+            )
+        tie_breaker = DeclaredTieBreaker(
+            sheet=sheet, position=position, line=by_key[key], winning=tie_winning
+        )
+        tie_breaker.full_clean()
+        tie_breaker.save()
+    return sheet

@@ -1,0 +1,99 @@
+"""Demo declared score sheets: two well-known titles with no coded module, scored by declared lines.
+
+Every game of the demo catalogue (the seed notices and the BGA games) has a coded module, so the demo
+adds two notices of its own, through the catalogue's PMB import (found again by title and author on
+the next run), and gives each a sheet written from the published rules:
+
+- Les Aventuriers du Rail (Alan R. Moon, Days of Wonder 2004), 2–5 players, 8+, 30–60 min (box;
+  fetedujeu.org, letraindemanu.fr): a route of 1, 2, 3, 4, 5 or 6 wagons scores 1, 2, 4, 7, 10 or 15;
+  a completed Destination card adds its value, a failed one takes it away; the longest continuous path
+  scores 10 (every tied player). Tie: the most Destination cards completed, then the longest path card.
+- 6 qui prend ! (Wolfgang Kramer, Amigo 1994, French edition Gigamic), 2–10 players, 10+, 45 min
+  (ludikamis.fr, mamaneveille.com): the fewest bull heads wins; a card ending in 5 has 2 heads, in 0
+  three, a double number (11, 22…) five, the 55 seven, every other card one. No tie-breaker: shared.
+"""
+
+from __future__ import annotations
+
+from django.core.management.base import OutputWrapper
+
+from catalogue.pmb import PmbAuthor, PmbCategory, PmbNotice, PmbPublisher
+from catalogue.services import game_import_from_pmb
+
+from .declared import LineDeclaration, declared_sheet_create
+from .models import DeclaredSheet, Sign, Winning
+
+STRATEGY = PmbCategory(code="A 406", label="jeu de stratégie", family="jeu de règles")
+CHANCE = PmbCategory(code="A 407", label="jeu de hasard", family="jeu de règles")
+
+
+def _notice(title, author, publisher, players, age, minutes, category, tags) -> PmbNotice:
+    return PmbNotice(
+        title=title,
+        source="rules/declared_demo.py",
+        authors=[PmbAuthor(name=author, role="Auteur")],
+        publishers=[PmbPublisher(name=publisher)],
+        players_min=players[0],
+        players_max=players[1],
+        age_min=age,
+        age_max=99,
+        duration_minutes=minutes,
+        category=category,
+        tags=tags,
+    )
+
+
+DEMO_SHEETS = [
+    {
+        "notice": _notice(
+            "Les Aventuriers du Rail",
+            "Alan R. Moon",
+            "Days of Wonder",
+            (2, 5),
+            8,
+            60,
+            STRATEGY,
+            ["Parcours", "Cartes"],
+        ),
+        "winning": Winning.HIGHEST,
+        "lines": [
+            LineDeclaration("routes_1", "Routes de 1 wagon", 1),
+            LineDeclaration("routes_2", "Routes de 2 wagons", 2),
+            LineDeclaration("routes_3", "Routes de 3 wagons", 4),
+            LineDeclaration("routes_4", "Routes de 4 wagons", 7),
+            LineDeclaration("routes_5", "Routes de 5 wagons", 10),
+            LineDeclaration("routes_6", "Routes de 6 wagons", 15),
+            LineDeclaration("destinations_reussies", "Points des cartes Destination réussies", 1),
+            LineDeclaration("destinations_ratees", "Points des cartes Destination ratées", 1, Sign.MINUS),
+            LineDeclaration("plus_long_chemin", "Plus long chemin continu", 10, max_units=1),
+            # Counted only to break a tie: « le plus de cartes Destination réussies ».
+            LineDeclaration("cartes_reussies", "Cartes Destination réussies", 0),
+        ],
+        "tie_breaks": [("cartes_reussies", Winning.HIGHEST), ("plus_long_chemin", Winning.HIGHEST)],
+    },
+    {
+        "notice": _notice("6 qui prend !", "Wolfgang Kramer", "Gigamic", (2, 10), 10, 45, CHANCE, ["Cartes"]),
+        "winning": Winning.LOWEST,
+        "lines": [
+            LineDeclaration("tete_1", "Cartes à 1 tête", 1),
+            LineDeclaration("tetes_2", "Cartes à 2 têtes (finissant par 5)", 2),
+            LineDeclaration("tetes_3", "Cartes à 3 têtes (finissant par 0)", 3),
+            LineDeclaration("tetes_5", "Cartes à 5 têtes (11, 22, 33…)", 5),
+            LineDeclaration("tetes_7", "Cartes à 7 têtes (le 55)", 7),
+        ],
+        "tie_breaks": [],
+    },
+]
+
+
+def load(*, stdout: OutputWrapper) -> None:
+    """Add the two notices and their declared sheets; safe to run again (an existing sheet is kept)."""
+    for demo in DEMO_SHEETS:
+        game = game_import_from_pmb(notice=demo["notice"]).game
+        if DeclaredSheet.objects.filter(page__game=game).exists():
+            stdout.write(f"{game.title}: declared score sheet already there")
+            continue
+        sheet = declared_sheet_create(
+            game=game, lines=demo["lines"], tie_breaks=demo["tie_breaks"], winning=demo["winning"]
+        )
+        stdout.write(f"{game.title}: declared score sheet created on /regles/{sheet.page.slug}/")

@@ -1,0 +1,504 @@
+"""A small, safe MediaWiki subset → HTML, and the splitting of a rules page into sections.
+
+Everything is escaped first; only the markup below becomes HTML, so a page's text can never inject
+a tag or an attribute. Supported (what our pages and the BGA wiki pages of seed 003 use):
+
+- headings `= h =` … `====== h ======` (levels 1 and 2 both become <h2>, 3 → <h3>…),
+- paragraphs separated by blank lines, `----` rules, `<br>`,
+- `'''bold'''`, `''italic''`, `'''''both'''''` (MediaWiki's apostrophe rules, `qu''''une` included),
+- `*`/`#` lists, nested (`**`, `#*`…), and `<ol>`/`<ul>` blocks of `<li>` lines holding other blocks,
+- `{| class="wikitable" … |}` tables: `|+` caption, `|-` rows, `!` header and `|` data cells, `!!`
+  and `||` on one line, cell attributes (`style="…" | text`) dropped but `colspan`/`rowspan`/`scope`,
+- `[https://… label]` external links, `[[Target]]`/`[[Target|label]]` internal links (plain text),
+- `__NOTOC__`-style magic words are dropped; HTML entities (`&nbsp;`) are kept.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from django.db import models
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext_lazy as _
+
+
+class SectionKind(models.TextChoices):
+    GOAL = "goal", _("But du jeu")
+    MATERIAL = "material", _("Matériel")
+    SETUP = "setup", _("Mise en place")
+    PLAY = "play", _("Déroulement")
+    END = "end", _("Fin de partie")
+    SCORING = "scoring", _("Décompte")
+    VARIANTS = "variants", _("Variantes")
+    FAQ = "faq", _("Précisions")
+    OTHER = "other", _("Autre")
+
+
+# Section titles, normalised (no accents, lower case), by the kind they announce. A title is of a
+# kind when it is one of these words or starts with one of them (« Décompte final », « Variante »).
+KIND_TITLES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (SectionKind.GOAL, ("but du jeu", "but", "principe", "idee du jeu", "objectif")),
+    (SectionKind.MATERIAL, ("materiel", "contenu", "composants")),
+    (SectionKind.SETUP, ("mise en place", "preparation", "installation")),
+    (SectionKind.PLAY, ("deroulement", "tour de jeu", "comment jouer")),
+    (SectionKind.END, ("fin de partie", "fin de la partie", "fin du jeu")),
+    (SectionKind.SCORING, ("decompte", "score", "comptage", "comment marquer", "calcul des points")),
+    (SectionKind.VARIANTS, ("variantes", "variante")),
+    (SectionKind.FAQ, ("precisions", "precision", "faq", "questions")),
+)
+
+
+def normalise(title: str) -> str:
+    """Lower case, accents and punctuation removed, spaces collapsed: « Précisions / FAQ » → « precisions faq »."""
+    decomposed = unicodedata.normalize("NFKD", title)
+    letters = "".join(char for char in decomposed if not unicodedata.combining(char)).casefold()
+    return " ".join(re.sub(r"[^\w]+", " ", letters).split())
+
+
+def section_kind(title: str) -> str:
+    """The kind of a section from its title; `other` when it is none of the known ones."""
+    words = normalise(title)
+    for kind, prefixes in KIND_TITLES:
+        for prefix in prefixes:
+            if words == prefix or words.startswith(prefix + " "):
+                return kind
+    return SectionKind.OTHER
+
+
+# --- inline markup -------------------------------------------------------------------------------
+
+MAGIC_WORD = re.compile(r"__(NOTOC|TOC|FORCETOC|NOEDITSECTION|NEWSECTIONLINK)__")
+ENTITY = re.compile(r"&(#[0-9]{1,7}|#x[0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+# Links are cut out of the text before escaping and put back as placeholders made of private-use
+# characters, which are removed from the input first so a page cannot forge one.
+PLACEHOLDER = "\ue000{}\ue001"
+PLACEHOLDER_RE = re.compile("\ue000([0-9]+)\ue001")
+PRIVATE_USE = re.compile("[\ue000\ue001]")
+INTERNAL_LINK = re.compile(r"\[\[([^\[\]|\n]+)(?:\|([^\[\]\n]*))?\]\]")
+EXTERNAL_LINK = re.compile(r"\[((?:https?://|mailto:)[^\s\[\]<>\"]+)(?:[ \t]+([^\[\]\n]*))?\]")
+BREAK = re.compile(r"&lt;br\s*/?&gt;", re.IGNORECASE)
+APOSTROPHES = re.compile(r"''+")
+
+
+def escape(raw: str) -> str:
+    """Escape <, >, " and & (keeping HTML entities such as &nbsp;); apostrophes stay for the quotes."""
+    parts = []
+    position = 0
+    for match in ENTITY.finditer(raw):
+        parts.append(_escape_plain(raw[position : match.start()]))
+        parts.append(match.group(0))
+        position = match.end()
+    parts.append(_escape_plain(raw[position:]))
+    return "".join(parts)
+
+
+def _escape_plain(raw: str) -> str:
+    return raw.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def inline(raw: str) -> str:
+    """One line of wiki text as HTML: links, bold and italic, line breaks; everything else escaped."""
+    raw = PRIVATE_USE.sub("", raw)
+    links: list[str] = []
+
+    def keep(html: str) -> str:
+        links.append(html)
+        return PLACEHOLDER.format(len(links) - 1)
+
+    def internal(match: re.Match) -> str:
+        target, label = match.group(1).strip(), match.group(2)
+        shown = label.strip() if label and label.strip() else target.replace("_", " ")
+        return keep(f'<span class="wiki-link">{quotes(escape(shown))}</span>')
+
+    def external(match: re.Match) -> str:
+        url, label = match.group(1), (match.group(2) or "").strip()
+        shown = quotes(escape(label)) if label else escape(url)
+        return keep(f'<a href="{escape(url)}" rel="nofollow noopener" class="external">{shown}</a>')
+
+    text = INTERNAL_LINK.sub(internal, raw)
+    text = EXTERNAL_LINK.sub(external, text)
+    html = quotes(escape(text))
+    html = BREAK.sub("<br>", html)
+    return PLACEHOLDER_RE.sub(lambda match: links[int(match.group(1))], html)
+
+
+def quotes(html: str) -> str:
+    """MediaWiki's apostrophes: '' italic, ''' bold, ''''' both; tags always close properly."""
+    tokens = APOSTROPHES.split(html)
+    runs = [len(run) for run in APOSTROPHES.findall(html)]
+    if not runs:
+        return html
+    # A run of 4 is an apostrophe then bold; more than 5 is apostrophes then bold italic.
+    for index, length in enumerate(runs):
+        if length == 4:
+            tokens[index] += "'"
+            runs[index] = 3
+        elif length > 5:
+            tokens[index] += "'" * (length - 5)
+            runs[index] = 5
+    italics = sum(1 for length in runs if length in (2, 5))
+    bolds = sum(1 for length in runs if length in (3, 5))
+    if italics % 2 and bolds % 2:
+        # One ''' is really an apostrophe then '': MediaWiki picks the one after a one-letter word
+        # (l'''…), else after a longer word, else after a space.
+        chosen = _apostrophe_bold(tokens, runs)
+        if chosen is not None:
+            tokens[chosen] += "'"
+            runs[chosen] = 2
+    out: list[str] = [tokens[0]]
+    open_tags: list[str] = []
+
+    def toggle(tag: str) -> None:
+        if tag in open_tags:
+            # Close down to the tag, then reopen what was inside it, so the HTML stays nested.
+            inner = open_tags[open_tags.index(tag) + 1 :]
+            for other in reversed(open_tags[open_tags.index(tag) :]):
+                out.append(f"</{other}>")
+            del open_tags[open_tags.index(tag) :]
+            for other in inner:
+                out.append(f"<{other}>")
+                open_tags.append(other)
+        else:
+            out.append(f"<{tag}>")
+            open_tags.append(tag)
+
+    for index, length in enumerate(runs):
+        if length == 2:
+            toggle("i")
+        elif length == 3:
+            toggle("b")
+        else:  # 5: close the inner one first when both are open
+            if "b" in open_tags and "i" in open_tags and open_tags[-1] == "i":
+                toggle("i")
+                toggle("b")
+            else:
+                toggle("b")
+                toggle("i")
+        out.append(tokens[index + 1])
+    for tag in reversed(open_tags):
+        out.append(f"</{tag}>")
+    return "".join(out)
+
+
+def _apostrophe_bold(tokens: list[str], runs: list[int]) -> int | None:
+    single_letter = multi_letter = space = None
+    for index, length in enumerate(runs):
+        if length != 3:
+            continue
+        before = tokens[index]
+        last = before[-1:] if before else ""
+        second = before[-2:-1] if len(before) > 1 else ""
+        if last == " ":
+            space = index if space is None else space
+        elif second == " " or not second:
+            single_letter = index if single_letter is None else single_letter
+        else:
+            multi_letter = index if multi_letter is None else multi_letter
+    for candidate in (single_letter, multi_letter, space):
+        if candidate is not None:
+            return candidate
+    return None
+
+
+def plain_text(raw: str) -> str:
+    """A heading's text without markup, for section titles and anchors."""
+    text = INTERNAL_LINK.sub(lambda m: (m.group(2) or m.group(1)).strip(), raw)
+    text = EXTERNAL_LINK.sub(lambda m: (m.group(2) or m.group(1)).strip(), text)
+    text = APOSTROPHES.sub(lambda m: "'" if len(m.group(0)) == 4 else "", text)
+    return " ".join(text.split())
+
+
+# --- blocks --------------------------------------------------------------------------------------
+
+HEADING = re.compile(r"^(={1,6})(.+?)(={1,6})\s*$")
+LIST_ITEM = re.compile(r"^([*#]+)\s*(.*)$")
+HTML_LIST_OPEN = re.compile(r"^<(ol|ul)\s*>$", re.IGNORECASE)
+HTML_LIST_CLOSE = re.compile(r"^</(ol|ul)\s*>$", re.IGNORECASE)
+HTML_LIST_ITEM = re.compile(r"^<li\s*>(.*?)(?:</li\s*>)?$", re.IGNORECASE)
+CELL_ATTRIBUTES = re.compile(r"""^\s*(?:[A-Za-z-]+\s*=\s*(?:"[^"]*"|'[^']*'|[^\s|"']+)\s*)+$""")
+KEPT_ATTRIBUTE = re.compile(r"""\b(colspan|rowspan|scope)\s*=\s*["']?([A-Za-z0-9]+)["']?""", re.IGNORECASE)
+SCOPES = {"row", "col", "rowgroup", "colgroup"}
+
+
+def heading_level(line: str) -> tuple[int, str] | None:
+    """(level, text) of a heading line, or None."""
+    match = HEADING.match(line.strip())
+    if not match:
+        return None
+    opening, text, closing = match.groups()
+    level = min(len(opening), len(closing))
+    # Unbalanced signs belong to the text, as MediaWiki reads them.
+    text = "=" * (len(opening) - level) + text + "=" * (len(closing) - level)
+    if not text.strip():
+        return None
+    return level, text.strip()
+
+
+class _Renderer:
+    """Turns lines of wiki text into HTML blocks, keeping the state of open lists and tables."""
+
+    def __init__(self) -> None:
+        self.out: list[str] = []
+        self.paragraph: list[str] = []
+        self.list_stack: list[str] = []  # "ul"/"ol" of the open wiki lists
+        self.html_lists: list[dict] = []  # open <ol>/<ul> blocks: {"tag", "item_open"}
+        self.table: dict | None = None
+
+    # paragraphs and lists
+
+    def flush_paragraph(self) -> None:
+        if self.paragraph:
+            self.out.append("<p>" + " ".join(inline(line) for line in self.paragraph) + "</p>")
+            self.paragraph = []
+
+    def close_lists(self, depth: int = 0) -> None:
+        while len(self.list_stack) > depth:
+            tag = self.list_stack.pop()
+            self.out.append(f"</li></{tag}>")
+
+    def flush(self) -> None:
+        self.flush_paragraph()
+        self.close_lists()
+
+    def list_item(self, markers: str, text: str) -> None:
+        self.flush_paragraph()
+        wanted = ["ol" if marker == "#" else "ul" for marker in markers]
+        common = 0
+        while common < min(len(wanted), len(self.list_stack)) and wanted[common] == self.list_stack[common]:
+            common += 1
+        # Every open list has its last <li> open: close the deeper lists, then either end the
+        # sibling item or open the new (possibly several) levels inside the open item.
+        self.close_lists(common)
+        if len(self.list_stack) == len(wanted):
+            self.out.append("</li>")
+        while len(self.list_stack) < len(wanted):
+            tag = wanted[len(self.list_stack)]
+            self.out.append(f"<{tag}>")
+            self.list_stack.append(tag)
+            if len(self.list_stack) < len(wanted):
+                self.out.append("<li>")  # an item that only holds a deeper list (** first)
+        self.out.append("<li>" + inline(text))
+
+    # <ol><li>…</li> … </ol> blocks
+
+    def html_list_open(self, tag: str) -> None:
+        self.flush()
+        self.out.append(f"<{tag.lower()}>")
+        self.html_lists.append({"tag": tag.lower(), "item_open": False})
+
+    def html_list_item(self, text: str) -> None:
+        self.flush()
+        current = self.html_lists[-1]
+        if current["item_open"]:
+            self.out.append("</li>")
+        self.out.append("<li>" + inline(text))
+        current["item_open"] = True
+
+    def html_list_close(self) -> None:
+        self.flush()
+        current = self.html_lists.pop()
+        if current["item_open"]:
+            self.out.append("</li>")
+        self.out.append(f"</{current['tag']}>")
+
+    # tables
+
+    def table_open(self) -> None:
+        self.flush()
+        self.table = {"caption": None, "rows": [], "cell": None}
+
+    def _end_cell(self) -> None:
+        table = self.table
+        if table and table["cell"] is not None:
+            table["rows"][-1].append(table["cell"])
+            table["cell"] = None
+
+    def table_line(self, line: str) -> None:
+        table = self.table
+        assert table is not None
+        stripped = line.strip()
+        if stripped.startswith("|}"):
+            self._end_cell()
+            self._emit_table()
+            self.table = None
+        elif stripped.startswith("|+"):
+            self._end_cell()
+            table["caption"] = self._cell_content(stripped[2:])[0]
+        elif stripped.startswith("|-"):
+            self._end_cell()
+            table["rows"].append([])
+        elif stripped.startswith("!") or stripped.startswith("|"):
+            self._end_cell()
+            if not table["rows"]:
+                table["rows"].append([])
+            header = stripped.startswith("!")
+            body = stripped[1:]
+            separator = re.compile(r"\|\||!!") if header else re.compile(r"\|\|")
+            cells = separator.split(body)
+            for cell in cells[:-1]:
+                table["rows"][-1].append(self._cell(cell, header))
+            table["cell"] = self._cell(cells[-1], header)
+        elif table["cell"] is not None:
+            # A line inside a cell continues it (a long cell written over several lines).
+            table["cell"]["lines"].append(line)
+        elif stripped:
+            # Text between rows belongs to no cell: MediaWiki shows it before the table; keep it.
+            table.setdefault("loose", []).append(line)
+
+    def _cell_content(self, raw: str) -> tuple[str, dict]:
+        """Split `attributes | content`; only harmless attributes are kept."""
+        attributes: dict[str, str] = {}
+        if "|" in raw:
+            head, rest = raw.split("|", 1)
+            if CELL_ATTRIBUTES.match(head):
+                for name, value in KEPT_ATTRIBUTE.findall(head):
+                    name = name.lower()
+                    if name in ("colspan", "rowspan") and value.isdigit() and 0 < int(value) <= 50:
+                        attributes[name] = value
+                    elif name == "scope" and value.lower() in SCOPES:
+                        attributes[name] = value.lower()
+                raw = rest
+        return raw.strip(), attributes
+
+    def _cell(self, raw: str, header: bool) -> dict:
+        content, attributes = self._cell_content(raw)
+        return {"header": header, "lines": [content], "attributes": attributes}
+
+    def _emit_table(self) -> None:
+        table = self.table
+        assert table is not None
+        for line in table.get("loose", []):
+            self.out.append("<p>" + inline(line) + "</p>")
+        parts = ['<div class="table-scroll"><table class="wikitable">']
+        if table["caption"]:
+            parts.append(f"<caption>{inline(table['caption'])}</caption>")
+        parts.append("<tbody>")
+        for row in table["rows"]:
+            if not row:
+                continue
+            parts.append("<tr>")
+            for cell in row:
+                tag = "th" if cell["header"] else "td"
+                attributes = "".join(f' {name}="{value}"' for name, value in cell["attributes"].items())
+                parts.append(f"<{tag}{attributes}>{self._cell_html(cell['lines'])}</{tag}>")
+            parts.append("</tr>")
+        parts.append("</tbody></table></div>")
+        self.out.append("".join(parts))
+
+    @staticmethod
+    def _cell_html(lines: list[str]) -> str:
+        paragraphs = [[]]
+        for line in lines:
+            if line.strip():
+                paragraphs[-1].append(line)
+            elif paragraphs[-1]:
+                paragraphs.append([])
+        texts = [" ".join(inline(line) for line in paragraph) for paragraph in paragraphs if paragraph]
+        if len(texts) <= 1:
+            return "".join(texts)
+        return "".join(f"<p>{text}</p>" for text in texts)
+
+    # driver
+
+    def feed(self, line: str) -> None:
+        stripped = line.strip()
+        if self.table is not None:
+            self.table_line(line)
+            return
+        if not stripped:
+            self.flush()
+            return
+        if stripped.startswith("{|"):
+            self.table_open()
+            return
+        heading = heading_level(stripped)
+        if heading:
+            self.flush()
+            level, text = heading
+            tag = f"h{min(max(level, 2), 6)}"
+            self.out.append(f"<{tag}>{inline(text)}</{tag}>")
+            return
+        if re.fullmatch(r"-{4,}", stripped):
+            self.flush()
+            self.out.append("<hr>")
+            return
+        if match := HTML_LIST_OPEN.match(stripped):
+            self.html_list_open(match.group(1))
+            return
+        if self.html_lists and HTML_LIST_CLOSE.match(stripped):
+            self.html_list_close()
+            return
+        if self.html_lists and (match := HTML_LIST_ITEM.match(stripped)):
+            self.html_list_item(match.group(1))
+            return
+        if match := LIST_ITEM.match(stripped):
+            self.list_item(match.group(1), match.group(2))
+            return
+        self.close_lists()
+        self.paragraph.append(stripped)
+
+    def finish(self) -> str:
+        if self.table is not None:
+            self._end_cell()
+            self._emit_table()
+            self.table = None
+        self.flush()
+        while self.html_lists:
+            self.html_list_close()
+        return "\n".join(part for part in self.out if part)
+
+
+def to_html(source: str) -> SafeString:
+    """Render wiki text as HTML; safe to put in a page whatever the text holds."""
+    renderer = _Renderer()
+    for line in MAGIC_WORD.sub("", source).replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        renderer.feed(line)
+    return mark_safe(renderer.finish())  # noqa: S308 - every piece of text went through escape()
+
+
+# --- sections ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Section:
+    kind: str
+    title: str
+    body_html: SafeString
+    anchor: str
+
+
+def split_sections(source: str) -> list[Section]:
+    """Cut a page at its level-1 and level-2 headings; text before the first one is an untitled section."""
+    chunks: list[tuple[str, list[str]]] = [("", [])]
+    in_table = False
+    for line in source.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        stripped = line.strip()
+        if stripped.startswith("{|"):
+            in_table = True
+        elif stripped.startswith("|}"):
+            in_table = False
+        heading = None if in_table else heading_level(stripped)
+        if heading and heading[0] <= 2:
+            chunks.append((plain_text(heading[1]), []))
+        else:
+            chunks[-1][1].append(line)
+    sections = []
+    used: set[str] = set()
+    for index, (title, lines) in enumerate(chunks):
+        body = to_html("\n".join(lines))
+        if index == 0 and not body:
+            continue
+        kind = section_kind(title) if title else SectionKind.OTHER
+        sections.append(Section(kind, title, body, _anchor(title or "introduction", used)))
+    return sections
+
+
+def _anchor(title: str, used: set[str]) -> str:
+    base = normalise(title).replace(" ", "-") or "section"
+    anchor, suffix = base, 2
+    while anchor in used:
+        anchor, suffix = f"{base}-{suffix}", suffix + 1
+    used.add(anchor)
+    return anchor

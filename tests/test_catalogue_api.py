@@ -1,0 +1,210 @@
+"""The read-only catalogue API: /api/games/ (the family search), a game, a copy by barcode, facets."""
+
+import re
+from io import StringIO
+
+import pytest
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.core.management import call_command
+
+from catalogue.models import Copy, Game
+from tests.search_helpers import category, family_catalogue, make_copy, make_game, titles
+
+GAMES = "/api/games/"
+
+
+@pytest.fixture
+def catalogue(db):
+    return family_catalogue()
+
+
+def test_the_game_list_is_the_family_search_with_the_same_filters(client, catalogue):
+    response = client.get(GAMES, {"ages": "6, 9, 38", "duree_max": "35"})
+    assert response.status_code == 200
+    assert response.json()["count"] == 2
+    assert titles(response) == ["La chasse aux monstres", "Le Château des Dragons"]
+    assert titles(client.get(GAMES, {"q": "catanne"})) == ["Les colons de Catane"]
+    assert titles(client.get(GAMES, {"tag": ["cooperatif", "memoire"]})) == ["La chasse aux monstres"]
+    assert titles(client.get(GAMES, {"q": "bauza", "tri": "titre", "disponible": "oui"})) == [
+        "La chasse aux monstres"
+    ]
+
+
+def test_a_result_carries_what_a_family_needs_to_choose(client, catalogue):
+    [chateau] = client.get(GAMES, {"q": "chateau"}).json()["results"]
+    assert chateau == {
+        "url": "http://testserver/api/games/le-chateau-des-dragons/",
+        "page_url": "/jeux/le-chateau-des-dragons/",
+        "slug": "le-chateau-des-dragons",
+        "title": "Le Château des Dragons",
+        "players_min": 2,
+        "players_max": 5,
+        "age_min": 6,
+        "age_max": None,
+        "duration_minutes": 30,
+        "category": {"code": "A 407", "label": "jeu de hasard", "family": "jeu de règles"},
+        "tags": ["Coopératif", "Dragons"],
+        "summary": "Ensemble, les chevaliers défendent la forteresse.",
+        "copies_count": 2,
+        "available_count": 1,
+    }
+
+
+def test_twenty_games_per_page_with_links_that_keep_the_filters(client, db):
+    for number in range(23):
+        make_game(f"Jeu {number:02d}", players_min=2, players_max=4, age_min=6, duration_minutes=20)
+    first = client.get(GAMES, {"joueurs": "3", "duree_max": "30"}).json()
+    assert first["count"] == 23 and len(first["results"]) == 20
+    assert "joueurs=3" in first["next"] and "duree_max=30" in first["next"] and "page=2" in first["next"]
+    second = client.get(first["next"]).json()
+    assert [game["title"] for game in second["results"]] == ["Jeu 20", "Jeu 21", "Jeu 22"]
+
+
+def test_bad_filter_values_answer_400_with_a_french_message_per_field(client, catalogue):
+    response = client.get(GAMES, {"ages": "6,neuf", "joueurs": "deux", "tri": "hasard", "disponible": "bof"})
+    assert response.status_code == 400
+    errors = response.json()
+    assert set(errors) == {"ages", "joueurs", "tri", "disponible"}
+    assert errors["ages"] == [
+        "« neuf » n'est pas un âge : écrivez des nombres entiers séparés par des virgules, par exemple 6, 9, 38."
+    ]
+    assert errors["joueurs"] == ["Saisissez un nombre entier."]
+    assert errors["disponible"] == ["« bof » n'est pas compris : répondez oui ou non."]
+
+
+def test_bad_filter_values_are_explained_in_english_on_request(client, catalogue):
+    response = client.get(GAMES, {"ages": "6,neuf", "joueurs": "deux"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 400
+    assert response.json() == {
+        "ages": ["“neuf” is not an age: write whole numbers separated by commas, for example 6, 9, 38."],
+        "joueurs": ["Enter a whole number."],
+    }
+
+
+def test_a_game_with_its_credits_pieces_copies_and_documents(client, catalogue):
+    catalogue.chateau.components.create(position=0, quantity=54, label="cartes")
+    catalogue.chateau.components.create(position=1, quantity=1, label="plateau")
+    catalogue.chateau.documents.create(file_name="regles-chateau.pdf")
+    response = client.get(f"{GAMES}le-chateau-des-dragons/")
+    assert response.status_code == 200
+    game = response.json()
+    assert game["authors"] == [{"name": "Anne Dupont", "role": "auteur"}]
+    assert game["publishers"] == [{"name": "Iello", "place": ""}]
+    assert game["components"] == [{"quantity": 54, "label": "cartes"}, {"quantity": 1, "label": "plateau"}]
+    assert game["documents"] == [{"file_name": "regles-chateau.pdf", "file": None}]
+    copies = {copy["barcode"]: copy for copy in game["copies"]}
+    assert copies["70001"]["available"] is True and copies["70001"]["due_on"] is None
+    assert copies["70001"]["location"] == "Médiathèque"
+    on_loan = copies["70002"]
+    assert on_loan["available"] is False and on_loan["status"] == "on_shelf"
+    assert on_loan["due_on"] == Copy.objects.get(barcode="70002").loans.get().due_on.isoformat()
+
+
+def test_a_copy_by_its_barcode(client, catalogue):
+    response = client.get("/api/copies/90461/")
+    assert response.status_code == 200
+    assert response.json() == {
+        "game": "http://testserver/api/games/les-colons-de-catane/",
+        "game_title": "Les colons de Catane",
+        "barcode": "90461",
+        "cote": "LES",
+        "section": {"code": "A 410", "label": "jeu de langue", "family": "jeu de règles"},
+        "location": "Maison des Enfants",
+        "status": "on_shelf",
+        "status_label": "En rayon",
+        "available": True,
+        "due_on": None,
+    }
+    assert client.get("/api/copies/90901/").json()["status_label"] == "En réparation"
+    assert client.get("/api/copies/00000/").status_code == 404
+
+
+def test_facets_count_categories_and_tags_of_a_search(client, catalogue):
+    response = client.get(f"{GAMES}facets/", {"ages": "6,9,38"})
+    assert response.status_code == 200
+    assert response.json() == {
+        "count": 2,
+        "categories": [{"code": "A 407", "label": "jeu de hasard", "count": 2}],
+        "tags": [
+            {"slug": "cooperatif", "name": "Coopératif", "count": 2},
+            {"slug": "dragons", "name": "Dragons", "count": 1},
+            {"slug": "memoire", "name": "Mémoire", "count": 1},
+        ],
+    }
+    assert client.get(f"{GAMES}facets/", {"ages": "x"}).status_code == 400
+
+
+def test_the_api_is_read_only_for_everyone(client, catalogue, staff_user):
+    assert client.post(GAMES, {"title": "Nouveau"}).status_code in (401, 403)
+    client.force_login(staff_user)
+    assert client.post(GAMES, {"title": "Nouveau"}).status_code == 405
+    assert client.delete(f"{GAMES}biblios/").status_code == 405
+    assert client.put("/api/copies/90461/", {}).status_code == 405
+    assert Game.objects.count() == 6
+
+
+def _add_games(count: int) -> None:
+    strategy = category("A 406", "jeu de stratégie")
+    for _ in range(count):
+        game = make_game(
+            f"Partie {Game.objects.count():03d}",
+            players_min=2,
+            players_max=4,
+            age_min=6,
+            duration_minutes=30,
+            category=strategy,
+            tags=("Famille", "Dés"),
+        )
+        make_copy(game, f"B{game.pk:05d}")
+
+
+def test_the_game_list_runs_the_same_queries_whatever_the_page_size(client, db, django_assert_num_queries):
+    # The count, the page of games (with their category and copy counts), their tags.
+    _add_games(2)
+    with django_assert_num_queries(3):
+        assert len(client.get(GAMES, {"ages": "6,8"}).json()["results"]) == 2
+    _add_games(25)
+    with django_assert_num_queries(3):
+        assert len(client.get(GAMES, {"ages": "6,8"}).json()["results"]) == 20
+
+
+def test_a_game_and_its_facets_take_a_fixed_number_of_queries(client, db, django_assert_num_queries):
+    _add_games(3)
+    with django_assert_num_queries(1):
+        client.get(f"{GAMES}facets/", {"ages": "6,8"})
+    # The notice, then its authors, publishers, languages, tags, pieces, documents and copies.
+    with django_assert_num_queries(8):
+        client.get(f"{GAMES}partie-000/")
+
+
+def test_the_schema_describes_the_endpoints_and_the_french_filters(client, db):
+    response = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert response.status_code == 200
+    schema = response.json()
+    assert schema["openapi"].startswith("3.")
+    for path in ("/api/games/", "/api/games/{slug}/", "/api/games/facets/", "/api/copies/{barcode}/"):
+        assert path in schema["paths"], path
+    parameters = {p["name"] for p in schema["paths"]["/api/games/"]["get"]["parameters"]}
+    assert {"ages", "joueurs", "age", "duree_max", "categorie", "tag", "auteur", "editeur"} <= parameters
+    assert {"localisation", "disponible", "q", "tri", "page"} <= parameters
+    facet_parameters = {p["name"] for p in schema["paths"]["/api/games/facets/"]["get"]["parameters"]}
+    assert {"ages", "q", "tag"} <= facet_parameters
+    assert "post" not in schema["paths"]["/api/games/"]
+
+
+def test_the_schema_describes_every_filter_without_a_warning(db):
+    # A parameter whose type the generator had to guess would be a warning, failing `check --deploy`.
+    call_command("spectacular", "--validate", "--fail-on-warn", stdout=StringIO())
+
+
+def test_the_interactive_docs_load_their_assets_from_this_site(client, db):
+    response = client.get("/api/docs/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assets = re.findall(r'(?:src|href)="([^"]+)"', html)
+    assert any(asset.endswith("swagger-ui-bundle.js") for asset in assets)
+    for asset in assets:
+        assert asset.startswith(settings.STATIC_URL), f"{asset} does not come from this site's static files"
+        # Shipped with the site: collectstatic gathers it and whitenoise serves it.
+        assert finders.find(asset.removeprefix(settings.STATIC_URL)), asset

@@ -1,0 +1,230 @@
+"""The family search page /jeux/: a plain GET form, results with their facts, facets, pages."""
+
+import re
+from html import unescape
+
+import pytest
+from django.urls import reverse
+
+from catalogue.models import Game
+from tests.search_helpers import category, family_catalogue, make_copy, make_game
+
+URL = reverse("catalogue:game-list")
+
+
+@pytest.fixture
+def catalogue(db):
+    return family_catalogue()
+
+
+def text(response) -> str:
+    """The page as a family reads it: tags removed, entities decoded, spaces squeezed."""
+    html = response.content.decode()
+    html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
+
+
+def result_titles(response) -> list[str]:
+    return re.findall(
+        r'<li class="game-result">\s*<h3><a href="[^"]+">([^<]+)</a>', response.content.decode()
+    )
+
+
+def links(response, rel: str) -> list[str]:
+    return [
+        unescape(href) for href in re.findall(rf'<a rel="{rel}" href="([^"]+)"', response.content.decode())
+    ]
+
+
+def test_the_search_form_is_a_plain_get_form_with_every_criterion(client, catalogue):
+    response = client.get(URL)
+    assert response.status_code == 200
+    html = response.content.decode()
+    form = re.search(r'<form class="search-form" method="get" action="/jeux/"', html)
+    assert form, "the search works without JavaScript: a GET form"
+    for name in (
+        "q",
+        "ages",
+        "joueurs",
+        "age",
+        "duree_max",
+        "categorie",
+        "auteur",
+        "editeur",
+        "localisation",
+    ):
+        assert f'name="{name}"' in html, name
+    assert 'name="disponible"' in html and 'name="tri"' in html
+    assert "<script" not in html
+
+
+def test_a_family_of_three_with_35_minutes_sees_the_games_that_fit(client, catalogue):
+    response = client.get(URL, {"ages": "6, 9, 38", "duree_max": "35"})
+    assert response.status_code == 200
+    assert result_titles(response) == ["La chasse aux monstres", "Le Château des Dragons"]
+    assert "2 jeux trouvés" in text(response)
+    # The form shows what the family typed.
+    assert 'value="6, 9, 38"' in response.content.decode()
+
+
+def test_each_result_shows_players_ages_duration_category_and_availability(client, catalogue):
+    make_game("L'or des Dragons", players_min=3, players_max=6, age_min=8, age_max=99, duration_minutes=20)
+    page = text(client.get(URL))
+    assert "La chasse aux monstres 1 à 5 joueurs de 5 à 7 ans 10 min A 407 jeu de hasard" in page
+    assert "2 exemplaires, 2 disponibles" in page  # La chasse aux monstres
+    assert (
+        "Le Château des Dragons 2 à 5 joueurs dès 6 ans 30 min A 407 jeu de hasard 2 exemplaires, 1 disponible"
+        in page
+    )
+    assert (
+        "Les colons de Catane 3 à 4 joueurs dès 10 ans 75 min A 406 jeu de stratégie 1 exemplaire, 1 disponible"
+        in page
+    )
+    assert "Quarto 2 joueurs dès 8 ans 15 min" in page
+    assert (
+        "7 Wonders 2 à 7 joueurs dès 10 ans 30 min A 406 jeu de stratégie 1 exemplaire, aucun disponible"
+        in page
+    )
+    assert "L'or des Dragons 3 à 6 joueurs dès 8 ans 20 min Pas d'exemplaire à emprunter" in page
+
+
+def test_results_speak_english_with_english_plurals(client, catalogue):
+    page = text(client.get(URL, HTTP_ACCEPT_LANGUAGE="en"))
+    assert "6 games found" in page
+    assert (
+        "La chasse aux monstres 1 to 5 players ages 5 to 7 10 min A 407 jeu de hasard 2 copies, 2 available"
+        in page
+    )
+    assert (
+        "Les colons de Catane 3 to 4 players ages 10 and up 75 min A 406 jeu de stratégie 1 copy, 1 available"
+        in page
+    )
+
+
+def test_a_search_for_catanne_finds_les_colons_de_catane(client, catalogue):
+    assert result_titles(client.get(URL, {"q": "catanne"})) == ["Les colons de Catane"]
+
+
+def test_a_search_that_finds_nothing_says_so(client, catalogue):
+    page = text(client.get(URL, {"q": "xylophone"}))
+    assert "Aucun jeu trouvé" in page
+    assert "Aucun jeu ne correspond à cette recherche. Essayez avec moins de critères." in page
+
+
+def test_facets_count_categories_and_tags_of_the_current_search(client, catalogue):
+    # Two games fit, both A 407; both cooperative, one about dragons, one about memory.
+    facets = text(client.get(URL, {"ages": "6,9,38"})).split("Affiner la recherche")[-1]
+    categories, tags = facets.split("Mots-clés")
+    assert "A 407 jeu de hasard 2" in categories and "A 406" not in categories
+    assert "Coopératif 2" in tags and "Dragons 1" in tags and "Mémoire 1" in tags
+
+
+def test_a_tag_facet_link_narrows_the_search_and_keeps_the_other_filters(client, catalogue):
+    response = client.get(URL, {"ages": "6,9,38", "tag": "cooperatif"})
+    html = response.content.decode()
+    link = unescape(re.search(r'<a href="([^"]+)">Mémoire</a>', html).group(1))
+    assert "ages=6%2C9%2C38" in link and "tag=cooperatif" in link and "tag=memoire" in link
+    narrowed = client.get(URL + link)
+    assert result_titles(narrowed) == ["La chasse aux monstres"]
+    # The chosen tag's link takes it away again.
+    selected = unescape(
+        re.search(r'<a href="([^"]+)" aria-current="true" class="selected">Coopératif</a>', html).group(1)
+    )
+    assert "tag=" not in selected and "ages=6%2C9%2C38" in selected
+
+
+def test_a_category_facet_link_selects_that_category(client, catalogue):
+    html = client.get(URL, {"q": "bauza"}).content.decode()
+    link = unescape(re.search(r'<a href="([^"]+)">A 406 jeu de stratégie</a>', html).group(1))
+    assert result_titles(client.get(URL + link)) == ["7 Wonders"]
+
+
+def test_twenty_results_per_page_and_the_next_page_keeps_every_filter(client, db):
+    strategy = category("A 406", "jeu de stratégie")
+    for number in range(25):
+        make_game(
+            f"Jeu de famille {number:02d}",
+            players_min=2,
+            players_max=6,
+            age_min=5,
+            duration_minutes=20,
+            category=strategy,
+            tags=("Famille",),
+        )
+    make_game("Trop long", players_min=2, players_max=6, age_min=5, duration_minutes=90, tags=("Famille",))
+    first = client.get(URL, {"ages": "6,9,38", "duree_max": "35", "tag": "famille", "tri": "titre"})
+    assert len(result_titles(first)) == 20
+    assert "25 jeux trouvés" in text(first)
+    [next_link] = links(first, "next")
+    for kept in ("ages=6%2C9%2C38", "duree_max=35", "tag=famille", "tri=titre", "page=2"):
+        assert kept in next_link
+    second = client.get(URL + next_link)
+    assert result_titles(second) == [f"Jeu de famille {n}" for n in range(20, 25)]
+    assert "Page 2 sur 2" in text(second)
+    assert links(second, "prev") and not links(second, "next")
+
+
+def test_sort_orders_are_offered_and_kept(client, catalogue):
+    response = client.get(URL, {"tri": "duree"})
+    assert result_titles(response)[:2] == ["La chasse aux monstres", "Quarto"]
+    assert '<option value="duree" selected>' in response.content.decode()
+
+
+def test_bad_values_answer_400_with_the_message_beside_each_field(client, catalogue):
+    response = client.get(URL, {"ages": "6, neuf", "duree_max": "beaucoup", "q": "chateau"})
+    assert response.status_code == 400
+    page = text(response)
+    assert "« neuf » n'est pas un âge" in page
+    assert "Saisissez un nombre entier." in page
+    assert not result_titles(response)
+    # What the family typed is still there to correct.
+    assert 'value="6, neuf"' in response.content.decode() and 'value="chateau"' in response.content.decode()
+
+
+def test_bad_values_are_explained_in_english_too(client, catalogue):
+    response = client.get(URL, {"ages": "six"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 400
+    assert "“six” is not an age" in text(response)
+
+
+def test_the_page_only_answers_get(client, catalogue):
+    assert client.post(URL).status_code == 405
+
+
+def test_a_logged_in_outsider_sees_the_same_search(client, catalogue, outsider):
+    client.force_login(outsider)
+    assert result_titles(client.get(URL, {"q": "chateau"})) == ["Le Château des Dragons"]
+
+
+def _add_games(count: int) -> None:
+    strategy = category("A 406", "jeu de stratégie")
+    for _ in range(count):
+        game = make_game(
+            f"Partie {Game.objects.count():03d}",
+            players_min=2,
+            players_max=4,
+            age_min=6,
+            duration_minutes=30,
+            category=strategy,
+            tags=("Famille", "Dés"),
+        )
+        make_copy(game, f"B{game.pk:05d}")
+
+
+def test_the_page_runs_the_same_queries_whatever_the_number_of_results(client, db, django_assert_num_queries):
+    # The count with the facets (one query), the page of games, the category and site choices of the form.
+    _add_games(3)
+    with django_assert_num_queries(4):
+        assert len(result_titles(client.get(URL, {"ages": "6,8"}))) == 3
+    _add_games(30)
+    with django_assert_num_queries(4):
+        assert len(result_titles(client.get(URL, {"ages": "6,8"}))) == 20
+
+
+def test_a_text_search_adds_one_query_to_check_the_words_exist(client, db, django_assert_num_queries):
+    _add_games(3)
+    with django_assert_num_queries(5):
+        client.get(URL, {"q": "partie"})
+    _add_games(30)
+    with django_assert_num_queries(5):
+        client.get(URL, {"q": "partie"})
