@@ -26,6 +26,6 @@ def remove(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("rules", "0003_declared_score_sheets")]
+    dependencies = [("rules", "0001_initial")]
 
     operations = [migrations.RunPython(add, remove, elidable=False)]

@@ -17,24 +17,12 @@
   search without text (ages, players, age, duration, category): its count and its facets read
   this index only, never the wide rows.
 
-It replaces the first version of these triggers (0003 before it was reduced to the extensions).
 Nothing happens on SQLite.
 """
 
 from django.db import migrations
 
 FORWARD = r"""
-DROP TRIGGER IF EXISTS catalogue_game_search_document ON catalogue_game;
-DROP TRIGGER IF EXISTS catalogue_authorship_search_document ON catalogue_authorship;
-DROP TRIGGER IF EXISTS catalogue_publishercredit_search_document ON catalogue_publishercredit;
-DROP TRIGGER IF EXISTS catalogue_game_tags_search_document ON catalogue_game_tags;
-DROP TRIGGER IF EXISTS catalogue_author_search_document ON catalogue_author;
-DROP TRIGGER IF EXISTS catalogue_publisher_search_document ON catalogue_publisher;
-DROP TRIGGER IF EXISTS catalogue_tag_search_document ON catalogue_tag;
-DROP FUNCTION IF EXISTS catalogue_game_search_document();
-DROP FUNCTION IF EXISTS catalogue_game_search_touch_game();
-DROP FUNCTION IF EXISTS catalogue_game_search_touch_named();
-
 ALTER TABLE catalogue_game ADD COLUMN IF NOT EXISTS tag_ids bigint[] NOT NULL DEFAULT '{}';
 
 CREATE TABLE IF NOT EXISTS catalogue_search_word (word text PRIMARY KEY);
@@ -173,7 +161,7 @@ def run_on_postgresql(sql: str):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("catalogue", "0005_game_tag_ids_and_search_indexes"),
+        ("catalogue", "0002_search_extensions"),
     ]
 
     operations = [

@@ -2,7 +2,7 @@
 
 The extensions `unaccent` and `pg_trgm`, and a text search configuration `french_unaccent`: the
 French stemmer after removing accents, so that "chateau" finds "Château". The triggers, the lexicon
-and the indexes that use them are in 0006_search_triggers_and_lexicon. Nothing happens on SQLite,
+and the indexes that use them are in 0003_search_triggers_and_lexicon. Nothing happens on SQLite,
 where the search falls back to icontains.
 """
 
@@ -38,7 +38,7 @@ def run_on_postgresql(sql: str):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("catalogue", "0002_game_search_columns"),
+        ("catalogue", "0001_initial"),
     ]
 
     operations = [
