@@ -23,7 +23,12 @@ from .models import (
 
 
 class LibrarianAccessMixin:
-    """Every active staff member is a librarian: the catalogue needs no per-model permission."""
+    """Every active staff member is a librarian: the admin needs no per-model permission.
+
+    A ludothèque's volunteers all catalogue, lend and edit rules; the desk checks `is_staff` too, so
+    the admin follows the same single rule. Admins that keep history read-only override the
+    has_*_permission methods they restrict (their own methods win over this mixin's).
+    """
 
     def _is_librarian(self, request) -> bool:
         return request.user.is_active and request.user.is_staff

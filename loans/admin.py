@@ -7,21 +7,23 @@ the admin shows their history and never deletes it.
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
+from catalogue.admin import LibrarianAccessMixin
+
 from .models import Hold, HouseholdMember, Loan, Member, MembershipType, MissingPiece
 
 
 @admin.register(MembershipType)
-class MembershipTypeAdmin(admin.ModelAdmin):
+class MembershipTypeAdmin(LibrarianAccessMixin, admin.ModelAdmin):
     list_display = ["name", "duration_days", "price", "loan_quota", "loan_period_days", "renewals_allowed"]
 
 
-class HouseholdMemberInline(admin.TabularInline):
+class HouseholdMemberInline(LibrarianAccessMixin, admin.TabularInline):
     model = HouseholdMember
     extra = 1
 
 
 @admin.register(Member)
-class MemberAdmin(admin.ModelAdmin):
+class MemberAdmin(LibrarianAccessMixin, admin.ModelAdmin):
     list_display = ["name", "card_barcode", "membership_type", "membership_expiry", "phone", "email"]
     list_filter = ["membership_type", "membership_expiry"]
     search_fields = ["name", "card_barcode", "email", "phone", "household__first_name"]
@@ -39,7 +41,7 @@ class MemberAdmin(admin.ModelAdmin):
         return False
 
 
-class ReadOnlyHistoryAdmin(admin.ModelAdmin):
+class ReadOnlyHistoryAdmin(LibrarianAccessMixin, admin.ModelAdmin):
     """History written by the desk: viewable, never added, edited or deleted here."""
 
     def has_add_permission(self, request) -> bool:
@@ -52,7 +54,7 @@ class ReadOnlyHistoryAdmin(admin.ModelAdmin):
         return False
 
 
-class MissingPieceInline(admin.TabularInline):
+class MissingPieceInline(LibrarianAccessMixin, admin.TabularInline):
     model = MissingPiece
     fk_name = "loan"
     extra = 0

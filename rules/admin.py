@@ -3,10 +3,12 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from catalogue.admin import LibrarianAccessMixin
+
 from .models import Revision, RulePage
 
 
-class RevisionInline(admin.TabularInline):
+class RevisionInline(LibrarianAccessMixin, admin.TabularInline):
     """The page's history, read-only: revisions are written through the page editor, never deleted."""
 
     model = Revision
@@ -25,7 +27,7 @@ class RevisionInline(admin.TabularInline):
 
 
 @admin.register(RulePage)
-class RulePageAdmin(admin.ModelAdmin):
+class RulePageAdmin(LibrarianAccessMixin, admin.ModelAdmin):
     list_display = ["title", "slug", "game", "edit_link"]
     search_fields = ["title", "slug"]
     autocomplete_fields = ["game"]
@@ -41,7 +43,7 @@ class RulePageAdmin(admin.ModelAdmin):
 
 
 @admin.register(Revision)
-class RevisionAdmin(admin.ModelAdmin):
+class RevisionAdmin(LibrarianAccessMixin, admin.ModelAdmin):
     list_display = ["page", "number", "author_name", "created_at", "summary"]
     list_filter = ["page"]
     search_fields = ["page__title", "author_name", "summary"]
