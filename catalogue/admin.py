@@ -6,6 +6,7 @@ from django.forms.models import BaseInlineFormSet
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from .access import LibrarianAccessMixin
 from .models import (
     Author,
     Authorship,
@@ -20,33 +21,6 @@ from .models import (
     PublisherCredit,
     Tag,
 )
-
-
-class LibrarianAccessMixin:
-    """Every active staff member is a librarian: the admin needs no per-model permission.
-
-    A ludothèque's volunteers all catalogue, lend and edit rules; the desk checks `is_staff` too, so
-    the admin follows the same single rule. Admins that keep history read-only override the
-    has_*_permission methods they restrict (their own methods win over this mixin's).
-    """
-
-    def _is_librarian(self, request) -> bool:
-        return request.user.is_active and request.user.is_staff
-
-    def has_module_permission(self, request):
-        return self._is_librarian(request)
-
-    def has_view_permission(self, request, obj=None):
-        return self._is_librarian(request)
-
-    def has_add_permission(self, request, *args):
-        return self._is_librarian(request)
-
-    def has_change_permission(self, request, obj=None):
-        return self._is_librarian(request)
-
-    def has_delete_permission(self, request, obj=None):
-        return self._is_librarian(request)
 
 
 def _only_location():

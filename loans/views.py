@@ -1,12 +1,10 @@
 """The loan desk (staff only) and a family's own account page."""
 
 import datetime
-from functools import wraps
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -16,6 +14,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from catalogue.access import staff_required
 from catalogue.models import Copy, Game
 
 from . import services
@@ -24,20 +23,6 @@ from .models import Hold, Loan, Member, MissingPiece
 
 STATS_MONTHS = 12
 TOP_GAMES = 10
-
-
-def staff_required(view):
-    """Let staff in; send anonymous visitors to the login page and refuse everyone else (403)."""
-
-    @wraps(view)
-    def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        if not request.user.is_staff:
-            raise PermissionDenied
-        return view(request, *args, **kwargs)
-
-    return wrapper
 
 
 def _date(value: datetime.date) -> str:

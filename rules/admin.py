@@ -3,7 +3,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from catalogue.admin import LibrarianAccessMixin
+from catalogue.access import LibrarianAccessMixin
 
 from .models import Revision, RulePage
 

@@ -15,7 +15,7 @@ from django.utils.html import format_html
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
-from catalogue.admin import LibrarianAccessMixin
+from catalogue.access import LibrarianAccessMixin
 from catalogue.models import Game
 
 from .declared import declared_sheet_page, sheet_refusal

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from functools import wraps
-
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
@@ -14,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
+from catalogue.access import staff_required
 from catalogue.models import Game
 
 from .diff import diff_rows
@@ -45,20 +43,6 @@ FEATURE_LABELS = {
     "score": gettext_lazy("Feuille de score"),
     "check": gettext_lazy("Arbitrage"),
 }
-
-
-def staff_required(view):
-    """Let staff in; send anonymous visitors to the login page and refuse everyone else (403)."""
-
-    @wraps(view)
-    def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        if not request.user.is_staff:
-            raise PermissionDenied
-        return view(request, *args, **kwargs)
-
-    return wrapper
 
 
 def players_text(game: GameRules) -> str:
