@@ -169,7 +169,7 @@ class Game(models.Model):
     created_at = models.DateTimeField(_("créé le"), auto_now_add=True)
     updated_at = models.DateTimeField(_("modifié le"), auto_now=True)
     # The search document: computed by PostgreSQL itself from the title, summary, authors, publishers
-    # and tags (trigger of migration 0006_search_triggers_and_lexicon) whatever writes the game; Python
+    # and tags (trigger of migration 0003_search_triggers_and_lexicon) whatever writes the game; Python
     # never sets it. See catalogue/search.py.
     search_vector = SearchVectorField(editable=False, null=True)
 
@@ -206,7 +206,7 @@ class Game(models.Model):
         indexes = [
             # The family search sorted by title (GameQuerySet.sorted_by("titre"), the default without
             # text): the first page comes in index order. Its covering index for counts and facets is
-            # PostgreSQL-only, in migration 0006_search_triggers_and_lexicon.
+            # PostgreSQL-only, in migration 0003_search_triggers_and_lexicon.
             models.Index(fields=["title", "id"], name="catalogue_game_title_idx"),
         ]
 
@@ -416,6 +416,13 @@ class Copy(models.Model):
                 violation_error_message=_("Un autre exemplaire porte déjà ce code-barres."),
                 # The code "unique" on a one-field constraint puts the error on that field in forms.
                 violation_error_code="unique",
+            ),
+        ]
+        indexes = [
+            # Copy.objects.available() per game (the "available now" filter and count of a search):
+            # the copies whose status allows lending (Copy.Status.lendable()), read without the table.
+            models.Index(
+                fields=["game", "id"], condition=Q(status="on_shelf"), name="catalogue_copy_lendable_idx"
             ),
         ]
 

@@ -1,12 +1,16 @@
 """The family search page, the game page, and the read-only catalogue API."""
 
 from django.core.paginator import Paginator
+from django.db.models import Subquery
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.functional import cached_property
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, viewsets
 from rest_framework.decorators import action
+from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -16,6 +20,92 @@ from .serializers import CopyWithGameSerializer, FacetsSerializer, GameDetailSer
 
 # The API's page size too (REST_FRAMEWORK["PAGE_SIZE"]).
 GAMES_PER_PAGE = 20
+# An API result list counts its games exactly up to this many, then only says "more than" (as search
+# engines do): "more than 1,000 games" helps a family as much as "13,112", and counting stops early
+# instead of reading every match. The page /jeux/ and the facets count exactly (they read every
+# match anyway, for the category and tag counts).
+EXACT_COUNT_LIMIT = 1000
+
+
+class GamePaginator(Paginator):
+    """Pages of games, found by their ids first and only then read whole."""
+
+    def page(self, number):
+        page = super().page(number)
+        # Sorting whole rows (with their category) costs ~2 ms more than sorting ids when a text
+        # search ranks 10,000 matches: the page's 20 games are read again by id, in the same order.
+        page.object_list = self.object_list.filter(pk__in=Subquery(page.object_list.values("pk")))
+        return page
+
+
+class LimitedCountPaginator(GamePaginator):
+    """Count the objects up to EXACT_COUNT_LIMIT, or up to the page asked for when it lies further."""
+
+    count_limit: int | None = None  # None: count them all (as for `page=last`)
+
+    def page(self, number):
+        if "count" not in self.__dict__:
+            try:
+                end = int(number) * self.per_page
+            except (TypeError, ValueError):
+                end = 0  # validate_number refuses it
+            self.count_limit = max(EXACT_COUNT_LIMIT, end) + 1
+        return super().page(number)
+
+    @cached_property
+    def count(self) -> int:
+        # The ids alone, unsorted: no ranking, no annotation, and a count that can stop early.
+        ids = self.object_list.order_by().values("pk")
+        return ids.count() if self.count_limit is None else ids[: self.count_limit].count()
+
+    @property
+    def count_is_exact(self) -> bool:
+        return self.count_limit is None or self.count < self.count_limit
+
+    @property
+    def shown_count(self) -> int:
+        """The exact count, or the number the list has more games than."""
+        return self.count if self.count_is_exact else self.count_limit - 1
+
+
+class GamePagination(PageNumberPagination):
+    """Pages of 20 games, with `count` exact up to 1,000 games (`count_exact` false: more than `count`)."""
+
+    django_paginator_class = LimitedCountPaginator
+
+    def get_paginated_response(self, data) -> Response:
+        paginator = self.page.paginator
+        return Response(
+            {
+                "count": paginator.shown_count,
+                "count_exact": paginator.count_is_exact,
+                "next": self.get_next_link(),
+                "previous": self.get_previous_link(),
+                "results": data,
+            }
+        )
+
+    def get_paginated_response_schema(self, schema: dict) -> dict:
+        response = super().get_paginated_response_schema(schema)
+        response["properties"]["count"]["description"] = str(
+            _(
+                "Nombre de jeux trouvés. Le décompte s'arrête à %(limit)s jeux (ou à la fin de la page "
+                "demandée) : au-delà, count_exact est faux et il y a plus de jeux que count."
+            )
+            % {"limit": EXACT_COUNT_LIMIT}
+        )
+        response["properties"] = {
+            "count": response["properties"]["count"],
+            "count_exact": {
+                "type": "boolean",
+                "description": str(
+                    _("Vrai si count est le nombre exact de jeux, faux s'il y en a davantage.")
+                ),
+            },
+            **response["properties"],
+        }
+        response["required"] = [*response["required"], "count_exact"]
+        return response
 
 
 def _url_with(request: HttpRequest, name: str, values: list[str]) -> str:
@@ -53,7 +143,7 @@ def game_list(request: HttpRequest) -> HttpResponse:
         return render(request, "catalogue/game_list.html", context, status=400)
     games = filterset.qs
     facets = _facet_links(request, filterset, games.facets())
-    paginator = Paginator(games.for_result_list(), GAMES_PER_PAGE)
+    paginator = GamePaginator(games.for_result_list(), GAMES_PER_PAGE)
     paginator.count = facets["count"]  # counted with the facets, in the same scan
     page = paginator.get_page(request.GET.get("page"))
     context.update(page=page, category_facets=facets["categories"], tag_facets=facets["tags"])
@@ -71,11 +161,12 @@ class GameViewSet(viewsets.ReadOnlyModelViewSet):
 
     lookup_field = "slug"
     filterset_class = GameFilter
+    pagination_class = GamePagination
 
     def get_queryset(self):
         if self.action == "retrieve":
             return Game.objects.for_notice()
-        return Game.objects.for_result_list().prefetch_related("tags")
+        return Game.objects.for_result_list().with_tag_names()
 
     def get_serializer_class(self):
         return GameDetailSerializer if self.action == "retrieve" else GameSerializer

@@ -12,14 +12,14 @@ from .models import Loan, MissingPiece
 def copy_for_barcode(barcode: str) -> Copy:
     """The copy carrying `barcode`, or a ValidationError a form or the API can show."""
     barcode = barcode.strip()
-    copy = Copy.objects.select_related("game").filter(barcode=barcode).first()
-    if copy is None:
+    try:
+        return Copy.objects.select_related("game").get(barcode=barcode)
+    except Copy.DoesNotExist:
         raise ValidationError(
             _("Aucun exemplaire ne porte le code-barres « %(barcode)s »."),
             code="unknown_barcode",
             params={"barcode": barcode},
-        )
-    return copy
+        ) from None
 
 
 def add_refusal(form: forms.Form, error: ValidationError, fields: dict[str, str | None]) -> None:

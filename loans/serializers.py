@@ -96,7 +96,8 @@ class LoanCreateSerializer(serializers.Serializer):
     """Lend a copy, named by its barcode as the scanner reads it, to a member family."""
 
     barcode = serializers.CharField(max_length=40)
-    member = serializers.PrimaryKeyRelatedField(queryset=Member.objects.select_related("membership_type"))
+    # loans.services.loan_create reads the family again, with its membership, once its row is locked.
+    member = serializers.PrimaryKeyRelatedField(queryset=Member.objects.all())
 
 
 class MissingCountSerializer(serializers.Serializer):

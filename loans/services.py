@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Max, Q
+from django.db.models import Count, Max, Q
 from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
@@ -53,7 +53,13 @@ def _lock_game(game_id: int) -> None:
 
 
 def _lock_copy(copy_id: int) -> Copy:
+    """Lock a copy whose game row is already locked."""
     return Copy.objects.select_for_update(of=("self",)).select_related("game").get(pk=copy_id)
+
+
+def _lock_game_and_copy(copy_id: int) -> Copy:
+    """Lock a copy's game, then the copy, in one statement: PostgreSQL locks them in the order of OF."""
+    return Copy.objects.select_related("game").select_for_update(of=("game", "self")).get(pk=copy_id)
 
 
 def _check_membership(member: Member, today: datetime.date) -> None:
@@ -104,14 +110,20 @@ def _copy_is_free(copy: Copy) -> bool:
 def loan_create(*, copy: Copy, member: Member, staff: AbstractBaseUser) -> Loan:
     """Lend `copy` to `member`, due back after the membership type's loan period."""
     member = _lock_member(member)
-    _lock_game(copy.game_id)
-    copy = _lock_copy(copy.pk)
+    copy = _lock_game_and_copy(copy.pk)
     now = timezone.now()
     today = timezone.localdate(now)
 
     _check_membership(member, today)
-    open_loan = Loan.objects.open().filter(copy=copy).select_related("member").first()
-    if open_loan is not None:
+    # Read once the rows are locked (a statement that waited for a lock still sees its older snapshot):
+    # the copy's open loan, if any, and the family's open loans for its quota, in one query.
+    open_loans = (
+        Loan.objects.open()
+        .filter(Q(copy=copy) | Q(member=member))
+        .aggregate(of_copy=Count("pk", filter=Q(copy=copy)), of_member=Count("pk", filter=Q(member=member)))
+    )
+    if open_loans["of_copy"]:
+        open_loan = Loan.objects.open().select_related("member").get(copy=copy)
         if open_loan.member_id == member.pk:
             _refuse(
                 _("« %(game)s » (%(barcode)s) est déjà prêté à cette famille, à rendre le %(date)s."),
@@ -143,8 +155,8 @@ def loan_create(*, copy: Copy, member: Member, staff: AbstractBaseUser) -> Loan:
     holds = list(
         Hold.objects.active()
         .filter(Q(game_id=copy.game_id, member=member) | Q(copy=copy, status=Hold.Status.READY))
-        .select_related("member")
-        .select_for_update(of=("self",))
+        .order_by()
+        .select_for_update()
     )
     hold = next(
         (hold for hold in holds if hold.member_id == member.pk and hold.game_id == copy.game_id), None
@@ -166,7 +178,7 @@ def loan_create(*, copy: Copy, member: Member, staff: AbstractBaseUser) -> Loan:
             date=_date(set_aside.ready_until),
         )
     quota = member.membership_type.loan_quota
-    if member.loans.open().count() >= quota:
+    if open_loans["of_member"] >= quota:
         _refuse(
             ngettext_lazy(
                 "%(family)s a déjà %(count)s jeu en prêt : c'est le maximum de l'adhésion « %(type)s ».",
@@ -281,9 +293,7 @@ def loan_return(
             code="not_on_loan",
             date=_date(timezone.localdate(loan.returned_at)),
         )
-    copy = Copy.objects.only("game_id").get(pk=loan.copy_id)
-    _lock_game(copy.game_id)
-    copy = _lock_copy(copy.pk)
+    copy = _lock_game_and_copy(loan.copy_id)
     game = copy.game
     now = timezone.now()
 
@@ -367,8 +377,7 @@ def _copy_set_completeness(copy: Copy, *, complete: bool) -> None:
 @transaction.atomic
 def missing_piece_recover(*, missing_piece: MissingPiece, staff: AbstractBaseUser) -> Hold | None:
     """Record that a missing piece came back; a copy with nothing missing any more is complete again."""
-    _lock_game(missing_piece.component.game_id)
-    copy = _lock_copy(missing_piece.copy_id)
+    copy = _lock_game_and_copy(missing_piece.copy_id)
     piece = MissingPiece.objects.select_for_update(of=("self",)).get(pk=missing_piece.pk)
     if piece.recovered_at is not None:
         _refuse(

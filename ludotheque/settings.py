@@ -53,6 +53,13 @@ def env_list(name: str, default: list[str], environ=os.environ) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+# Session settings of every PostgreSQL connection. The site's queries are short (a few milliseconds):
+# on a small server, starting parallel workers or JIT-compiling a query costs more than it saves and
+# makes response times erratic (measured in bench/README.md, "Search"). A DATABASE_URL's own
+# `?options=` come after these, so they win: `?options=-c%20jit%3Don` turns JIT back on.
+POSTGRES_SESSION_OPTIONS = "-c max_parallel_workers_per_gather=0 -c jit=off"
+
+
 def database_from_url(url: str | None, base_dir: Path = BASE_DIR) -> dict:
     """Turn DATABASE_URL into a DATABASES entry; no URL means a SQLite file under var/."""
     if not url:
@@ -78,6 +85,8 @@ def database_from_url(url: str | None, base_dir: Path = BASE_DIR) -> dict:
             port = parts.port
         except ValueError:
             raise ImproperlyConfigured(f"DATABASE_URL has an invalid port: {url!r}.") from None
+        options = dict(parse_qsl(parts.query))
+        options["options"] = f"{POSTGRES_SESSION_OPTIONS} {options.get('options', '')}".strip()
         return {
             "ENGINE": "django.db.backends.postgresql",
             "NAME": name,
@@ -87,7 +96,7 @@ def database_from_url(url: str | None, base_dir: Path = BASE_DIR) -> dict:
             "PORT": str(port or ""),
             "CONN_MAX_AGE": 60,
             "CONN_HEALTH_CHECKS": True,
-            "OPTIONS": dict(parse_qsl(parts.query)),
+            "OPTIONS": options,
         }
     raise ImproperlyConfigured(
         f"DATABASE_URL must start with postgres:// or sqlite://, not {parts.scheme or url!r}."

@@ -1,9 +1,19 @@
 """WSGI entry point: `gunicorn ludotheque.wsgi`."""
 
+import gc
 import os
+from importlib import import_module
 
+from django.conf import settings
 from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ludotheque.settings")
 
 application = get_wsgi_application()
+
+# Import the URL configuration (and with it the views, serializers and filters) now, then take every
+# object made at start-up out of the garbage collector's full passes: they live as long as the
+# process, and walking them all every few hundred requests paused a response for 50-80 ms
+# (bench/README.md, "Search").
+import_module(settings.ROOT_URLCONF)
+gc.freeze()

@@ -8,6 +8,7 @@ from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.core.management import call_command
 
+from catalogue import views
 from catalogue.models import Copy, Game
 from tests.search_helpers import category, family_catalogue, make_copy, make_game, titles
 
@@ -59,6 +60,33 @@ def test_twenty_games_per_page_with_links_that_keep_the_filters(client, db):
     assert "joueurs=3" in first["next"] and "duree_max=30" in first["next"] and "page=2" in first["next"]
     second = client.get(first["next"]).json()
     assert [game["title"] for game in second["results"]] == ["Jeu 20", "Jeu 21", "Jeu 22"]
+
+
+def titles_of(answer: dict) -> list[str]:
+    return [game["title"] for game in answer["results"]]
+
+
+def test_a_long_list_stops_counting_at_the_limit_and_still_pages_to_the_end(client, db, monkeypatch):
+    # "More than 1,000 games" at full scale; a limit of 30 here, with 45 games.
+    monkeypatch.setattr(views, "EXACT_COUNT_LIMIT", 30)
+    for number in range(45):
+        make_game(f"Jeu {number:02d}", players_min=2, players_max=4, age_min=6, duration_minutes=20)
+    first = client.get(GAMES, {"joueurs": "3"}).json()
+    assert (first["count"], first["count_exact"]) == (30, False)
+    assert len(first["results"]) == 20 and "page=2" in first["next"] and first["previous"] is None
+    # A page further than the limit counts as far as that page, so its next link is right too.
+    second = client.get(first["next"]).json()
+    assert (second["count"], second["count_exact"]) == (40, False)
+    third = client.get(second["next"]).json()
+    assert (third["count"], third["count_exact"]) == (45, True)
+    assert titles_of(third) == [f"Jeu {n}" for n in range(40, 45)]
+    assert third["next"] is None and "page=2" in third["previous"]
+    last = client.get(GAMES, {"joueurs": "3", "page": "last"}).json()
+    assert (last["count"], last["count_exact"], last["results"]) == (45, True, third["results"])
+    assert client.get(GAMES, {"joueurs": "3", "page": "4"}).status_code == 404
+    # Fewer games than the limit: the count is exact from the first page.
+    short = client.get(GAMES, {"joueurs": "3", "q": "jeu 07"}).json()
+    assert (short["count"], short["count_exact"], titles_of(short)) == (1, True, ["Jeu 07"])
 
 
 def test_bad_filter_values_answer_400_with_a_french_message_per_field(client, catalogue):
@@ -135,6 +163,17 @@ def test_facets_count_categories_and_tags_of_a_search(client, catalogue):
     assert client.get(f"{GAMES}facets/", {"ages": "x"}).status_code == 400
 
 
+def test_facets_count_the_games_without_a_category_in_the_total_only(client, catalogue):
+    make_game("Jeu sans catégorie", players_min=2, players_max=6, age_min=6, tags=("Mémoire",))
+    facets = client.get(f"{GAMES}facets/", {"ages": "6,9,38"}).json()
+    assert facets["count"] == 3
+    assert facets["categories"] == [{"code": "A 407", "label": "jeu de hasard", "count": 2}]
+    assert facets["tags"][:2] == [
+        {"slug": "cooperatif", "name": "Coopératif", "count": 2},
+        {"slug": "memoire", "name": "Mémoire", "count": 2},
+    ]
+
+
 def test_the_api_is_read_only_for_everyone(client, catalogue, staff_user):
     assert client.post(GAMES, {"title": "Nouveau"}).status_code in (401, 403)
     client.force_login(staff_user)
@@ -160,12 +199,12 @@ def _add_games(count: int) -> None:
 
 
 def test_the_game_list_runs_the_same_queries_whatever_the_page_size(client, db, django_assert_num_queries):
-    # The count, the page of games (with their category and copy counts), their tags.
+    # The count, then the page of games with their category, tag names and copy counts.
     _add_games(2)
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(2):
         assert len(client.get(GAMES, {"ages": "6,8"}).json()["results"]) == 2
     _add_games(25)
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(2):
         assert len(client.get(GAMES, {"ages": "6,8"}).json()["results"]) == 20
 
 
@@ -188,6 +227,9 @@ def test_the_schema_describes_the_endpoints_and_the_french_filters(client, db):
     parameters = {p["name"] for p in schema["paths"]["/api/games/"]["get"]["parameters"]}
     assert {"ages", "joueurs", "age", "duree_max", "categorie", "tag", "auteur", "editeur"} <= parameters
     assert {"localisation", "disponible", "q", "tri", "page"} <= parameters
+    assert {"count", "count_exact", "next", "results"} <= set(
+        schema["components"]["schemas"]["PaginatedGameList"]["properties"]
+    )
     facet_parameters = {p["name"] for p in schema["paths"]["/api/games/facets/"]["get"]["parameters"]}
     assert {"ages", "q", "tag"} <= facet_parameters
     assert "post" not in schema["paths"]["/api/games/"]

@@ -6,6 +6,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+from rest_framework.authtoken.models import Token
 
 from catalogue.models import Copy
 from loans.models import Hold, Loan, MissingPiece
@@ -37,6 +38,29 @@ def test_lending_by_barcode_creates_the_loan(api, world):
     assert body["barcode"] == "90902" and body["game"] == "Biblios" and body["member"] == world["bidule"].pk
     assert body["due_on"] == (timezone.localdate() + datetime.timedelta(days=21)).isoformat()
     assert Loan.objects.open().get(copy=copy).member == world["bidule"]
+
+
+def test_lending_through_the_api_costs_ten_queries_whatever_the_family_has_at_home(
+    client, world, staff_user, django_assert_num_queries
+):
+    # The desk's scanner client: token auth, one checkout after another.
+    token = Token.objects.create(user=staff_user).key
+    family = make_member("M0010", membership_type=make_membership_type(loan_quota=5))
+    barcodes = [make_copy(world["biblios"], f"9100{i}").barcode for i in range(4)]
+    for loans_at_home, barcode in enumerate(barcodes):
+        # The token and its user; the family and the copy named in the request; then, in the
+        # transaction (a savepoint inside the test's own), the family's row locked, the game's and the
+        # copy's rows locked in one statement, the open loans of the copy and of the family counted in
+        # one, the holds to honour or respect locked, the insert.
+        with django_assert_num_queries(10):
+            response = client.post(
+                "/api/loans/",
+                {"barcode": barcode, "member": family.pk},
+                content_type="application/json",
+                HTTP_AUTHORIZATION=f"Token {token}",
+            )
+        assert response.status_code == 201
+        assert family.loans.open().count() == loans_at_home + 1
 
 
 def test_a_copy_already_on_loan_answers_409_with_the_reason(api, world):

@@ -5,10 +5,20 @@ import subprocess
 import sys
 from pathlib import Path
 
+import psycopg
 import pytest
+from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
+from django.db import connection
 
-from ludotheque.settings import database_from_url, env_bool, env_int, env_list, env_time_zone
+from ludotheque.settings import (
+    POSTGRES_SESSION_OPTIONS,
+    database_from_url,
+    env_bool,
+    env_int,
+    env_list,
+    env_time_zone,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -67,7 +77,48 @@ def test_a_postgres_url_gives_every_connection_detail():
     assert config["ENGINE"] == "django.db.backends.postgresql"
     assert (config["NAME"], config["USER"], config["PASSWORD"]) == ("ludotheque", "ludo", "s@cret")
     assert (config["HOST"], config["PORT"]) == ("db.example.org", "6543")
-    assert config["OPTIONS"] == {"sslmode": "require"}
+    assert config["OPTIONS"] == {"sslmode": "require", "options": POSTGRES_SESSION_OPTIONS}
+
+
+def test_postgres_sessions_run_without_parallel_workers_or_jit_by_default():
+    options = database_from_url("postgres://postgres@localhost/ludo")["OPTIONS"]["options"]
+    assert options == "-c max_parallel_workers_per_gather=0 -c jit=off"
+
+
+def test_session_options_given_in_the_url_come_last_so_they_win():
+    url = "postgres://postgres@localhost/ludo?options=-c%20jit%3Don%20-c%20work_mem%3D64MB"
+    options = database_from_url(url)["OPTIONS"]["options"]
+    assert options == "-c max_parallel_workers_per_gather=0 -c jit=off -c jit=on -c work_mem=64MB"
+
+
+def _postgres_setting(name: str, options: str | None = None) -> str:
+    """A setting as the server reports it on the site's connection, or on a new one with `options`."""
+    if options is None:
+        with connection.cursor() as cursor:
+            cursor.execute(f"SHOW {name}")
+            return cursor.fetchone()[0]
+    db = settings.DATABASES["default"]
+    with psycopg.connect(
+        dbname=db["NAME"],
+        user=db["USER"],
+        password=db["PASSWORD"] or None,
+        host=db["HOST"],
+        port=db["PORT"] or None,
+        options=options,
+    ) as raw:
+        return raw.execute(f"SHOW {name}").fetchone()[0]
+
+
+@pytest.mark.django_db
+def test_the_server_applies_the_session_options_and_lets_the_url_override_them():
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL session settings")
+    assert _postgres_setting("max_parallel_workers_per_gather") == "0"
+    assert _postgres_setting("jit") == "off"
+    url = "postgres://postgres@localhost/ludo?options=-c%20max_parallel_workers_per_gather%3D2"
+    overridden = database_from_url(url)["OPTIONS"]["options"]
+    assert _postgres_setting("max_parallel_workers_per_gather", overridden) == "2"
+    assert _postgres_setting("jit", overridden) == "off"
 
 
 def test_a_sqlite_url_is_read_relative_to_the_project(tmp_path):
@@ -144,3 +195,20 @@ def test_a_csrf_origin_without_scheme_refuses_to_start():
     env = {**PRODUCTION_ENV, "CSRF_TRUSTED_ORIGINS": "ludo.example.org"}
     result = run_manage("check", env=env)
     assert "CSRF_TRUSTED_ORIGINS entries need a scheme" in result.stderr
+
+
+def test_the_wsgi_application_starts_with_its_urls_loaded_and_frozen_out_of_the_gc():
+    unwanted = {*PRODUCTION_ENV, "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    clean = {key: value for key, value in os.environ.items() if key not in unwanted}
+    script = "import gc, sys, ludotheque.wsgi; print(gc.get_freeze_count(), 'catalogue.views' in sys.modules)"
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env={**clean, **PRODUCTION_ENV},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    frozen, views_loaded = result.stdout.split()
+    assert int(frozen) > 10_000 and views_loaded == "True"

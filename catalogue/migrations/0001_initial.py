@@ -253,4 +253,12 @@ class Migration(migrations.Migration):
             model_name='game',
             constraint=models.CheckConstraint(condition=models.Q(('duration_minutes__gt', 0)), name='catalogue_game_duration_positive', violation_error_message="La durée moyenne doit être d'au moins une minute."),
         ),
+        migrations.AddIndex(
+            model_name="copy",
+            index=models.Index(
+                condition=models.Q(("status", "on_shelf")),
+                fields=["game", "id"],
+                name="catalogue_copy_lendable_idx",
+            ),
+        ),
     ]

@@ -13,7 +13,7 @@
   recompute the games concerned: the document is right whatever writes the catalogue (the import,
   the admin, the shell, bulk_create, loaddata). A bulk loader may disable the triggers and then run
   `UPDATE catalogue_game SET search_vector = NULL` on its rows (see bench/generate.py).
-- Indexes: GIN on `search_vector` (Game.objects.search()), and the covering index of the family
+- Indexes: GIN on `search_vector` (Game.objects.search()), GIN on `tag_ids` (the tag filter), and the covering index of the family
   search without text (ages, players, age, duration, category): its count and its facets read
   this index only, never the wide rows.
 
@@ -131,9 +131,13 @@ CREATE INDEX IF NOT EXISTS catalogue_game_search_vector_gin ON catalogue_game US
 -- category and tag facets from the index alone (GameSearchMixin.category_facets / tag_facets).
 CREATE INDEX IF NOT EXISTS catalogue_game_family_idx ON catalogue_game (duration_minutes, title, id)
     INCLUDE (age_min, age_max, players_min, players_max, category_id, tag_ids);
+-- GameQuerySet.with_tags() (`?tag=…`, `tag_ids @> …`) with a text query: PostgreSQL ANDs this index
+-- with the text index and reads only the games carrying the tags (q=pirates&tag=famille: 25 → 1.5 ms).
+CREATE INDEX IF NOT EXISTS catalogue_game_tag_ids_gin ON catalogue_game USING gin (tag_ids);
 """
 
 BACKWARD = r"""
+DROP INDEX IF EXISTS catalogue_game_tag_ids_gin;
 DROP INDEX IF EXISTS catalogue_game_family_idx;
 DROP INDEX IF EXISTS catalogue_game_search_vector_gin;
 DROP TRIGGER IF EXISTS catalogue_tag_search_document ON catalogue_tag;
