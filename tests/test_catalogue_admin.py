@@ -326,7 +326,8 @@ def test_a_librarian_catalogues_a_game_with_two_copies_in_the_browser(
     page.goto(f"{live_server.url}{reverse('admin:login')}")
     page.fill("#id_username", staff_user.username)
     page.fill("#id_password", staff_user.raw_password)
-    page.click("input[type=submit]")
+    with page.expect_navigation():
+        page.click("input[type=submit]")
     page.goto(f"{live_server.url}{reverse('admin:catalogue_game_add')}")
     page.locator("#id_title").press_sequentially("Les Aventuriers du Rail")
     assert page.input_value("#id_slug") == "les-aventuriers-du-rail"  # typed for the librarian

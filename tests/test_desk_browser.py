@@ -60,7 +60,8 @@ def test_a_volunteer_lends_two_games_and_takes_one_back_with_a_piece_missing(pag
     assert set(Loan.objects.open().values_list("copy__barcode", flat=True)) == {"90461", "90468"}
 
     # Return Catane: scan it at the desk, tick the checklist, three cards are missing.
-    page.click("text=Retours")
+    with page.expect_navigation():
+        page.click("text=Retours")
     assert focused_id(page) == "id_barcode"
     scan(page, "90461")
     assert "Retour de « Les colons de Catane » (90461)" in page.locator("h1").inner_text()
@@ -76,7 +77,8 @@ def test_a_volunteer_lends_two_games_and_takes_one_back_with_a_piece_missing(pag
     assert focused_id(page) == "id_barcode"
 
     # The copy is now among the incomplete ones, and no longer lendable.
-    page.click("text=Jeux incomplets")
+    with page.expect_navigation():
+        page.click("text=Jeux incomplets")
     table = page.locator("table").inner_text()
     assert "Les colons de Catane" in table and "90461" in table and "3 × cartes Matières Premières" in table
     assert Copy.objects.get(barcode="90461").status == Copy.Status.INCOMPLETE

@@ -41,7 +41,8 @@ def test_a_search_with_a_typo_finds_les_colons_de_catane(page, live_server, demo
     page.get_by_role("searchbox").press("Enter")
     page.wait_for_url("**/jeux/?*")
     assert result_titles(page) == ["Les colons de Catane"]
-    page.get_by_role("link", name="Les colons de Catane").click()
+    with page.expect_navigation():
+        page.get_by_role("link", name="Les colons de Catane").click()
     assert page.locator("h1").inner_text() == "Les colons de Catane"
     assert "90461" in page.locator("table.copies").inner_text()
 
