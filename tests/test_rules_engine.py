@@ -16,6 +16,7 @@ from rules.engine import (
     ListOf,
     NameList,
     ScoredPlayer,
+    ScoreSheet,
     Table,
     Tie,
     _,
@@ -26,10 +27,11 @@ from rules.engine import (
     ngettext,
     places,
     rank,
+    refuse_over_supply,
     text,
     tie_break_rule,
 )
-from rules.engine.fields import clean_fields
+from rules.engine.fields import clean_fields, object_schema
 from rules.games import all_games, get_game
 
 # --- majorities ------------------------------------------------------------------------------------
@@ -383,6 +385,42 @@ def test_nested_groups_and_lists_report_dotted_paths():
         "science": ["Saisissez un objet avec les champs gear, wild."],
         "networks": ["Saisissez une liste."],
     }
+
+
+def test_a_group_whose_members_all_have_defaults_may_be_left_out():
+    dice = Group("dice", "Dés", fields=(Integer("moines", "Moines", minimum=1, maximum=6, default=3),))
+    cards = Group("cards", "Cartes", fields=(Integer("vase", "Vases"),))
+    assert not dice.required and cards.required
+    assert clean((dice,), {}) == ({"dice": {"moines": 3}}, {})
+    assert clean((dice,), {"dice": None}) == ({"dice": {"moines": 3}}, {})
+    assert clean((cards,), {})[1] == {"cards": ["Ce champ est obligatoire."]}
+    schema = object_schema((dice, cards))
+    assert schema["required"] == ["cards"]
+    assert "default" not in schema["properties"]["dice"]
+
+
+def sheet_of(*players):
+    return ScoreSheet(variants=frozenset(), players=list(players), shared={})
+
+
+def test_more_pieces_than_the_game_holds_are_refused_on_every_player_who_declares_some():
+    sheet = sheet_of(
+        {"name": "Ana", "cards": {"vase": 6}},
+        {"name": "Ben", "cards": {"vase": 0}},
+        {"name": "Cléo", "cards": {"vase": 5}},
+    )
+    errors = {}
+    refuse_over_supply(
+        sheet, errors, "cards.vase", 10, _("%(supply)s vases, %(total)s déclarés (%(kind)s)."), kind="A"
+    )
+    rendered = {path: [str(message) for message in messages] for path, messages in errors.items()}
+    assert rendered == {
+        "players.0.cards.vase": ["10 vases, 11 déclarés (A)."],
+        "players.2.cards.vase": ["10 vases, 11 déclarés (A)."],
+    }
+    errors = {}
+    refuse_over_supply(sheet, errors, "cards.vase", 11, _("%(supply)s vases, %(total)s déclarés."))
+    assert errors == {}
 
 
 # --- the registry and the request envelope ---------------------------------------------------------

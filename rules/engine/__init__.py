@@ -24,6 +24,7 @@ from .game import (
     Setup,
     SetupResult,
     Variant,
+    refuse_over_supply,
 )
 from .primitives import AmbiguousTie, Table, Tie, best_with_wilds, complete_sets, leaders, majority, places
 from .ranking import Criterion, Ranking, ScoredPlayer, rank, tie_break_rule
@@ -69,6 +70,7 @@ __all__ = [
     "ngettext",
     "places",
     "rank",
+    "refuse_over_supply",
     "render",
     "text",
     "tie_break_rule",

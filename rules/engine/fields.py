@@ -75,7 +75,7 @@ class Field:
         schema["title"] = self.label
         if self.help:
             schema["description"] = self.help
-        if not self.required and self.default is not None:
+        if self.default is not MISSING and self.default is not None:
             schema["default"] = self.default
         return schema
 
@@ -198,14 +198,15 @@ class Group(Field):
             return None
         return clean_fields(self.fields, raw, path, errors)
 
+    @property
+    def required(self) -> bool:
+        # A group whose every member has a default may be left out (Biblios dice on 3).
+        return self.default is MISSING and any(member.required for member in self.fields)
+
     def clean_member(self, container: dict, path: str, errors: Errors) -> Any:
-        if container.get(self.name) is None:
-            if self.default is None:
-                # An optional group (a Biblios category with no card) is simply absent.
-                return None
-            if all(not member.required for member in self.fields):
-                # A group whose every member has a default may be left out (Biblios dice on 3).
-                return clean_fields(self.fields, {}, join_path(path, self.name), errors)
+        if self.default is MISSING and not self.required and container.get(self.name) in (None, ""):
+            return clean_fields(self.fields, {}, join_path(path, self.name), errors)
+        # Otherwise a left-out group is refused, or absent (None) when declared with `default=None`.
         return super().clean_member(container, path, errors)
 
     def _names(self) -> str:

@@ -75,7 +75,7 @@ class Setup:
 @dataclass(frozen=True)
 class SetupResult:
     components: list[Component]
-    steps: list[Text]
+    steps: list[Text | Sentences]
     values: dict[str, Any]
 
 
@@ -105,6 +105,28 @@ class ScoreResult:
     explanation: Text | Sentences
 
 
+def refuse_over_supply(
+    sheet: ScoreSheet, errors: Errors, field: str, supply: int, message: str, **params: Any
+) -> None:
+    """Refuse more pieces across the players than the game holds.
+
+    `field` is a dotted path inside each player (`vp_cards`, `buildings.tower`). When the players'
+    counts add up to more than `supply`, `message` goes on the field of every player who declares some;
+    its `%(supply)s` is the supply, its `%(total)s` what the players declare.
+    """
+    held = {}
+    for index, player in enumerate(sheet.players):
+        value = player
+        for key in field.split("."):
+            value = value[key]
+        held[f"players.{index}.{field}"] = value
+    total = sum(held.values())
+    if total > supply:
+        for path, count in held.items():
+            if count:
+                add_error(errors, path, text(message, supply=supply, total=total, **params))
+
+
 class GameRules:
     """Base class of a game module. Override what the rule book has; the rest stays unavailable."""
 
@@ -114,8 +136,8 @@ class GameRules:
     variants: ClassVar[tuple[Variant, ...]] = ()
     setup_options: ClassVar[tuple[Field, ...]] = ()
     highest_total_wins: ClassVar[bool] = True
-    source: ClassVar[str] = ""  # the seed file the rules come from
     rulings: ClassVar[tuple[Text, ...]] = ()  # what the page states where the seed is ambiguous
+    check_labels: ClassVar[dict[str, str]] = {}  # French names of the words a check's result uses
 
     # --- declarations a game overrides -------------------------------------------------------------
 
@@ -188,9 +210,6 @@ class GameRules:
         if cls.check is not GameRules.check:
             found.append("check")
         return found
-
-    def variant(self, slug: str) -> Variant | None:
-        return next((variant for variant in self.variants if variant.slug == slug), None)
 
     def tie_break_rule(self, variants: frozenset[str] = frozenset()) -> Text:
         return tie_break_rule(self.tie_breakers(variants), highest_total_wins=self.highest_total_wins)

@@ -115,9 +115,6 @@ class Table:
     def __contains__(self, count: int) -> bool:
         return count in self.values or (self.clamp and count > max(self.values))
 
-    def items(self):
-        return self.values.items()
-
 
 def complete_sets(
     counts: Mapping[str, int], kinds: Iterable[str], *, wild: int = 0, wild_per_set: int | None = None

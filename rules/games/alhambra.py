@@ -11,7 +11,7 @@ ayant le plus de points à l'issue du 3e comptage gagne la partie. En cas d'éga
 partagée. »
 
 The seed gives no points table: the one below is the publisher's (printed on the reserve boards of
-the Queen Games edition), as fixed by RULES_API.md.
+the Queen Games edition), as fixed by docs/RULES_API.md.
 """
 
 from rules.engine import (
@@ -23,7 +23,6 @@ from rules.engine import (
     Line,
     NameList,
     PlayerRange,
-    Ranking,
     Setup,
     SetupResult,
     _,
@@ -32,6 +31,7 @@ from rules.engine import (
     ngettext,
     places,
     rank,
+    refuse_over_supply,
     text,
 )
 from rules.engine.ranking import points
@@ -94,7 +94,6 @@ class Alhambra(GameRules):
     slug = "alhambra"
     title = "Alhambra"
     players = PlayerRange(2, 6)
-    source = "003"
     rulings = (
         text(
             _(
@@ -272,23 +271,16 @@ class Alhambra(GameRules):
 
     def validate_sheet(self, sheet, errors):
         for key, name, _colour, count in BUILDINGS:
-            declared = sum(player["buildings"][key] for player in sheet.players)
-            if declared > count:
-                for index, player in enumerate(sheet.players):
-                    if player["buildings"][key]:
-                        add_error(
-                            errors,
-                            f"players.{index}.buildings.{key}",
-                            text(
-                                _(
-                                    "La boîte ne contient que %(count)s tuiles %(building)s : les joueurs en "
-                                    "déclarent %(declared)s."
-                                ),
-                                count=count,
-                                building=Label(name),
-                                declared=declared,
-                            ),
-                        )
+            refuse_over_supply(
+                sheet,
+                errors,
+                f"buildings.{key}",
+                count,
+                _(
+                    "La boîte ne contient que %(supply)s tuiles %(building)s : les joueurs en déclarent %(total)s."
+                ),
+                building=Label(name),
+            )
         for index, player in enumerate(sheet.players):
             tiles = sum(player["buildings"].values())
             if player["wall"] > WALL_SEGMENTS_PER_TILE * tiles:
@@ -335,7 +327,6 @@ class Alhambra(GameRules):
         if round_ == FINAL_ROUND:
             return rank(scored)
         # An intermediate scoring: the standing so far, nobody has won yet.
-        standing = rank(scored)
         ahead = leaders({player.name: player.total for player in scored}, minimum=0)
         explanation = text(
             ngettext(
@@ -349,7 +340,7 @@ class Alhambra(GameRules):
             names=NameList(ahead),
             points=points(max(player.total for player in scored)),
         )
-        return Ranking(standing.ranks, [], None, explanation)
+        return rank(scored, eligible=lambda player: False, no_winner=explanation)
 
 
 RULES = Alhambra()

@@ -48,7 +48,6 @@ class Biblios(GameRules):
     slug = "biblios"
     title = "Biblios"
     players = PlayerRange(2, 4)
-    source = "000"
 
     def setup(self, setup: Setup) -> SetupResult:
         n = setup.players
@@ -159,11 +158,11 @@ class Biblios(GameRules):
         return {player["name"]: self._category(player, slug)["total"] for player in sheet.players}
 
     def validate_sheet(self, sheet, errors):
+        by_name = {player["name"]: (index, player) for index, player in enumerate(sheet.players)}
         for slug, _label in CATEGORIES:
             tied = leaders(self._totals(sheet, slug))
             if len(tied) < 2:
                 continue
-            by_name = {player["name"]: (index, player) for index, player in enumerate(sheet.players)}
             missing = False
             for name in tied:
                 index, player = by_name[name]

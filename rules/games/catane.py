@@ -17,11 +17,13 @@ from rules.engine import (
     Line,
     NameList,
     PlayerRange,
+    Sentences,
     Setup,
     SetupResult,
     _,
     add_error,
     rank,
+    refuse_over_supply,
     text,
 )
 
@@ -71,7 +73,6 @@ class Catane(GameRules):
     slug = "catane"
     title = "Les colons de Catane"
     players = PlayerRange(3, 4)
-    source = "002"
     rulings = (
         text(
             _(
@@ -149,33 +150,20 @@ class Catane(GameRules):
                 tokens=NUMBER_TOKENS,
             ),
         ]
+        pieces = text(
+            _(
+                "Chaque joueur choisit une couleur et reçoit %(settlements)s colonies, %(cities)s "
+                "villes, %(roads)s routes et une fiche Coûts de construction."
+            ),
+            settlements=SETTLEMENTS_PER_PLAYER,
+            cities=CITIES_PER_PLAYER,
+            roads=ROADS_PER_PLAYER,
+        )
         if removed:
-            steps.append(
-                text(
-                    _(
-                        "À %(players)s joueurs, écartez %(colours)s. Chaque joueur choisit une "
-                        "couleur et reçoit %(settlements)s colonies, %(cities)s villes, %(roads)s routes et "
-                        "une fiche Coûts de construction."
-                    ),
-                    players=n,
-                    colours=NameList([Label(COLOUR_PIECES[colour]) for colour in removed]),
-                    settlements=SETTLEMENTS_PER_PLAYER,
-                    cities=CITIES_PER_PLAYER,
-                    roads=ROADS_PER_PLAYER,
-                )
-            )
-        else:
-            steps.append(
-                text(
-                    _(
-                        "Chaque joueur choisit une couleur et reçoit %(settlements)s colonies, %(cities)s "
-                        "villes, %(roads)s routes et une fiche Coûts de construction."
-                    ),
-                    settlements=SETTLEMENTS_PER_PLAYER,
-                    cities=CITIES_PER_PLAYER,
-                    roads=ROADS_PER_PLAYER,
-                )
-            )
+            colours = NameList([Label(COLOUR_PIECES[colour]) for colour in removed])
+            set_aside = text(_("À %(players)s joueurs, écartez %(colours)s."), players=n, colours=colours)
+            pieces = Sentences([set_aside, pieces])
+        steps.append(pieces)
         steps += [
             text(
                 _(
@@ -252,30 +240,18 @@ class Catane(GameRules):
 
     def validate_sheet(self, sheet, errors):
         for card in ("longest_road", "largest_army"):
-            holders = [index for index, player in enumerate(sheet.players) if player[card]]
-            if len(holders) > 1:
-                for index in holders:
-                    add_error(
-                        errors,
-                        f"players.{index}.{card}",
-                        text(_("Cette carte spéciale n'a qu'un détenteur à la fois.")),
-                    )
-        vp_cards = sum(player["vp_cards"] for player in sheet.players)
-        if vp_cards > VP_CARDS_IN_GAME:
-            for index, player in enumerate(sheet.players):
-                if player["vp_cards"]:
-                    add_error(
-                        errors,
-                        f"players.{index}.vp_cards",
-                        text(
-                            _(
-                                "Le jeu ne compte que %(count)s cartes Point de victoire ; les joueurs en "
-                                "déclarent %(total)s."
-                            ),
-                            count=VP_CARDS_IN_GAME,
-                            total=vp_cards,
-                        ),
-                    )
+            refuse_over_supply(
+                sheet, errors, card, 1, _("Cette carte spéciale n'a qu'un détenteur à la fois.")
+            )
+        refuse_over_supply(
+            sheet,
+            errors,
+            "vp_cards",
+            VP_CARDS_IN_GAME,
+            _(
+                "Le jeu ne compte que %(supply)s cartes Point de victoire ; les joueurs en déclarent %(total)s."
+            ),
+        )
         if errors:
             return
         reached = [

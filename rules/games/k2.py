@@ -24,10 +24,12 @@ from rules.engine import (
     GameRules,
     Group,
     Integer,
+    Label,
     Line,
     ListOf,
     PlayerRange,
     Ranking,
+    Sentences,
     Setup,
     SetupResult,
     _,
@@ -53,13 +55,13 @@ TENTS_PER_PLAYER = 2  # « Chaque grimpeur dispose d'une et une seule tente »
 RISK_TOKENS = 20
 
 SEASONS = (("summer", _("Été")), ("winter", _("Hiver")))
+SEASON_TILES = {"summer": _("d'été"), "winter": _("d'hiver")}  # « les tuiles météo d'été », « d'hiver »
 
 
 class K2(GameRules):
     slug = "k2"
     title = "K2"
     players = PlayerRange(1, 5)
-    source = "003"
     setup_options = (
         Choice(
             "season",
@@ -92,29 +94,21 @@ class K2(GameRules):
 
     def setup(self, setup: Setup) -> SetupResult:
         n = setup.players
-        winter = setup.options["season"] == "winter"
-        weather = (
-            text(
-                _(
-                    "Mélangez les %(tiles)s tuiles météo d'hiver et empilez-les face cachée près du plateau : "
-                    "chacune annonce %(days)s jours, soit %(total)s jours d'expédition. En hiver, la météo "
-                    "peut aussi ralentir les déplacements."
-                ),
-                tiles=WEATHER_TILES,
-                days=DAYS_PER_WEATHER_TILE,
-                total=DAYS,
-            )
-            if winter
-            else text(
-                _(
-                    "Mélangez les %(tiles)s tuiles météo d'été et empilez-les face cachée près du plateau : "
-                    "chacune annonce %(days)s jours, soit %(total)s jours d'expédition."
-                ),
-                tiles=WEATHER_TILES,
-                days=DAYS_PER_WEATHER_TILE,
-                total=DAYS,
-            )
+        season = setup.options["season"]
+        weather = text(
+            _(
+                "Mélangez les %(tiles)s tuiles météo %(season)s et empilez-les face cachée près du plateau : "
+                "chacune annonce %(days)s jours, soit %(total)s jours d'expédition."
+            ),
+            tiles=WEATHER_TILES,
+            season=Label(SEASON_TILES[season]),
+            days=DAYS_PER_WEATHER_TILE,
+            total=DAYS,
         )
+        if season == "winter":
+            weather = Sentences(
+                [weather, text(_("En hiver, la météo peut aussi ralentir les déplacements."))]
+            )
         return SetupResult(
             components=[
                 Component(

@@ -35,6 +35,7 @@ from rules.engine import (
     add_error,
     complete_sets,
     majority,
+    refuse_over_supply,
     text,
 )
 
@@ -92,7 +93,6 @@ class LOrDesDragons(GameRules):
     slug = "l-or-des-dragons"
     title = "L'or des Dragons"
     players = PlayerRange(3, 6)
-    source = "001"
     variants = (
         Variant(
             ADVANCED,
@@ -253,25 +253,13 @@ class LOrDesDragons(GameRules):
 
     def validate_sheet(self, sheet, errors):
         for token in TOKENS:
-            total = sum(player[token] for player in sheet.players)
-            if total <= IN_THE_BAG[token]:
-                continue
-            for index, player in enumerate(sheet.players):
-                if not player[token]:
-                    continue
-                if token == "black":
-                    message = text(
-                        _("Il n'y a qu'un diamant noir dans le jeu : un seul joueur peut l'avoir.")
-                    )
-                else:
-                    message = text(
-                        _(
-                            "Le jeu ne contient que %(count)s jetons de ce type ; les joueurs en déclarent %(total)s."
-                        ),
-                        count=IN_THE_BAG[token],
-                        total=total,
-                    )
-                add_error(errors, f"players.{index}.{token}", message)
+            if token == "black":
+                message = _("Il n'y a qu'un diamant noir dans le jeu : un seul joueur peut l'avoir.")
+            else:
+                message = _(
+                    "Le jeu ne contient que %(supply)s jetons de ce type ; les joueurs en déclarent %(total)s."
+                )
+            refuse_over_supply(sheet, errors, token, IN_THE_BAG[token], message)
 
     def breakdowns(self, sheet):
         n = len(sheet.players)

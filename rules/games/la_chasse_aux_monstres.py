@@ -56,7 +56,6 @@ class LaChasseAuxMonstres(GameRules):
     slug = "la-chasse-aux-monstres"
     title = "La chasse aux monstres"
     players = PlayerRange(1, 5)
-    source = "004"
     variants = (
         Variant(
             "easy",

@@ -31,6 +31,7 @@ from rules.engine import (
     _,
     add_error,
     complete_sets,
+    refuse_over_supply,
     text,
 )
 
@@ -62,7 +63,6 @@ class Luxor(GameRules):
     slug = "luxor"
     title = "Luxor"
     players = PlayerRange(2, 4)
-    source = "003"
     rulings = (
         text(
             _(
@@ -159,7 +159,6 @@ class Luxor(GameRules):
             Group(
                 "cards",
                 _("Trésors pour les séries"),
-                default=None,
                 fields=(
                     Integer("vase", _("Vases"), maximum=TREASURES_PER_KIND, default=0),
                     Integer("jewel", _("Bijoux"), maximum=TREASURES_PER_KIND, default=0),
@@ -178,10 +177,6 @@ class Luxor(GameRules):
             Line("treasure_tiles", _("Tuiles trésor")),
             Line("sets", _("Séries de trésors")),
         )
-
-    @staticmethod
-    def cards(player) -> dict[str, int]:
-        return player.get("cards") or dict.fromkeys((*TREASURES, "joker"), 0)
 
     @staticmethod
     def sets(cards: dict[str, int]) -> int:
@@ -215,19 +210,13 @@ class Luxor(GameRules):
                     )
         supply = {**dict.fromkeys(TREASURES, TREASURES_PER_KIND), "joker": JOKERS}
         for kind, available in supply.items():
-            if sum(self.cards(player)[kind] for player in sheet.players) > available:
-                for index, player in enumerate(sheet.players):
-                    if self.cards(player)[kind]:
-                        add_error(
-                            errors,
-                            f"players.{index}.cards.{kind}",
-                            text(
-                                _(
-                                    "Le jeu n'en contient que %(available)s : les joueurs en ont trop à eux tous."
-                                ),
-                                available=available,
-                            ),
-                        )
+            refuse_over_supply(
+                sheet,
+                errors,
+                f"cards.{kind}",
+                available,
+                _("Le jeu n'en contient que %(supply)s : les joueurs en ont trop à eux tous."),
+            )
 
     def breakdown(self, player, sheet):
         return {
@@ -236,7 +225,7 @@ class Luxor(GameRules):
             "keys": player["keys"],
             "scarabs": player["scarabs"],
             "treasure_tiles": player["treasure_tiles"],
-            "sets": SET_POINTS[self.sets(self.cards(player))],
+            "sets": SET_POINTS[self.sets(player["cards"])],
         }
 
 

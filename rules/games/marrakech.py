@@ -23,6 +23,7 @@ from rules.engine import (
     Table,
     _,
     add_error,
+    refuse_over_supply,
     text,
 )
 
@@ -46,7 +47,6 @@ class Marrakech(GameRules):
     slug = "marrakech"
     title = "Marrakech"
     players = PlayerRange(2, 4)
-    source = "003"
     rulings = (
         text(
             _(
@@ -190,32 +190,23 @@ class Marrakech(GameRules):
                         squares=own_squares,
                     ),
                 )
-        self._check_sum(
+        refuse_over_supply(
             sheet,
             errors,
             "visible_squares",
             MARKET_SQUARES,
-            _("Le marché compte %(limit)s cases : les joueurs en déclarent %(declared)s visibles."),
+            _("Le marché compte %(supply)s cases : les joueurs en déclarent %(total)s visibles."),
         )
-        self._check_sum(
+        refuse_over_supply(
             sheet,
             errors,
             "dirhams",
             DIRHAMS_PER_PLAYER * n,
             _(
-                "Les joueurs ont reçu %(limit)s dirhams en tout et ne font que se les payer : les totaux "
-                "déclarés en font %(declared)s."
+                "Les joueurs ont reçu %(supply)s dirhams en tout et ne font que se les payer : les totaux "
+                "déclarés en font %(total)s."
             ),
         )
-
-    @staticmethod
-    def _check_sum(sheet, errors, field, limit, message):
-        declared = sum(player[field] for player in sheet.players)
-        if declared <= limit:
-            return
-        for index, player in enumerate(sheet.players):
-            if player[field]:
-                add_error(errors, f"players.{index}.{field}", text(message, limit=limit, declared=declared))
 
     def breakdown(self, player, sheet):
         return {"visible_squares": player["visible_squares"], "dirhams": player["dirhams"]}

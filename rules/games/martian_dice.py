@@ -86,7 +86,6 @@ class MartianDice(GameRules):
     slug = "martian-dice"
     title = "Martian Dice"
     players = PlayerRange(2, None)
-    source = "003"
     rulings = (
         text(
             _(

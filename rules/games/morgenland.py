@@ -24,6 +24,7 @@ from rules.engine import (
     _,
     add_error,
     ngettext,
+    refuse_over_supply,
     text,
 )
 
@@ -52,11 +53,15 @@ MAGIC_CARDS = 21  # « 21 cartes sortilège »: the magic cards of the full game
 WINNING_OBJECTS = 3  # base game: « le jeu est gagné dès qu'un joueur a obtenu trois objets magiques »
 
 
+def magic_objects_in_play(players: int, full: bool) -> int:
+    """Every copy in the base game; as many copies of each object as players in the full game."""
+    return MAGIC_OBJECT_KINDS * players if full else MAGIC_OBJECTS
+
+
 class Morgenland(GameRules):
     slug = "morgenland"
     title = "Morgenland"
     players = PlayerRange(3, 5)
-    source = "002"
     variants = (
         Variant(
             FULL,
@@ -92,12 +97,11 @@ class Morgenland(GameRules):
     def setup(self, setup: Setup) -> SetupResult:
         n = setup.players
         full = FULL in setup.variants
+        objects = magic_objects_in_play(n, full)
         if full:
             piles, per_pile, lamps = n, FULL_OBJECTS_PER_PILE, n
-            objects = MAGIC_OBJECT_KINDS * n
         else:
             piles, per_pile, lamps = ROOMS, BASE_OBJECTS_PER_PILE, 0
-            objects = MAGIC_OBJECTS
         components = [
             Component(text(_("Plateau")), 1),
             Component(text(_("Paravents")), n),
@@ -256,23 +260,13 @@ class Morgenland(GameRules):
     def validate_sheet(self, sheet, errors):
         n = len(sheet.players)
         full = FULL in sheet.variants
-        in_game = MAGIC_OBJECT_KINDS * n if full else MAGIC_OBJECTS
-        total = sum(player["magic_objects"] for player in sheet.players)
-        if total > in_game:
-            for index, player in enumerate(sheet.players):
-                if player["magic_objects"]:
-                    add_error(
-                        errors,
-                        f"players.{index}.magic_objects",
-                        text(
-                            _(
-                                "La partie ne compte que %(count)s objets magiques ; les joueurs en déclarent "
-                                "%(total)s."
-                            ),
-                            count=in_game,
-                            total=total,
-                        ),
-                    )
+        refuse_over_supply(
+            sheet,
+            errors,
+            "magic_objects",
+            magic_objects_in_play(n, full),
+            _("La partie ne compte que %(supply)s objets magiques ; les joueurs en déclarent %(total)s."),
+        )
         if not full:
             return
         parchments = sum(player["parchments"] for player in sheet.players)

@@ -203,7 +203,7 @@ class Quarto(GameRules):
     slug = "quarto"
     title = "Quarto"
     players = PlayerRange(2, 2)
-    source = "002"
+    check_labels = SHARED_LABELS
     variants = (
         Variant(
             "squares",
@@ -237,23 +237,20 @@ class Quarto(GameRules):
     def setup(self, setup: Setup) -> SetupResult:
         counted = alignments(setup.variants)
         if "squares" in setup.variants:
-            goal = text(
-                _(
-                    "Le premier qui pose une pièce complétant un alignement de 4 pièces ayant un caractère commun "
-                    "annonce « Quarto » et gagne : %(count)s alignements possibles (lignes, colonnes, diagonales "
-                    "et les %(squares)s carrés de 2 × 2 cases)."
-                ),
-                count=len(counted),
+            kinds = text(
+                _("lignes, colonnes, diagonales et les %(squares)s carrés de 2 × 2 cases"),
                 squares=len(SQUARES),
             )
         else:
-            goal = text(
-                _(
-                    "Le premier qui pose une pièce complétant un alignement de 4 pièces ayant un caractère commun "
-                    "annonce « Quarto » et gagne : %(count)s alignements possibles (lignes, colonnes, diagonales)."
-                ),
-                count=len(counted),
-            )
+            kinds = text(_("lignes, colonnes, diagonales"))
+        goal = text(
+            _(
+                "Le premier qui pose une pièce complétant un alignement de 4 pièces ayant un caractère commun "
+                "annonce « Quarto » et gagne : %(count)s alignements possibles (%(kinds)s)."
+            ),
+            count=len(counted),
+            kinds=kinds,
+        )
         return SetupResult(
             components=[
                 Component(text(_("Plateau de %(cells)s cases"), cells=CELLS), 1),

@@ -67,7 +67,6 @@ class RailroadInk(GameRules):
     slug = "railroad-ink"
     title = "Railroad Ink"
     players = PlayerRange(1, 6)
-    source = "003"
     variants = (
         Variant(
             "river",

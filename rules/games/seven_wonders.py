@@ -1,6 +1,6 @@
 """7 Wonders (Antoine Bauza, Repos Production), 2–7 players — rules from seed 004 (PMB notice
 « 7 Wonders »: « Préparation », « Fin d'un âge », « Fin de partie », « Comptage des points » and
-« Variante experte pour 2 joueurs »). Card counts: /work/shared/reference/game-facts.md (1st edition).
+« Variante experte pour 2 joueurs »). Card counts: docs/game-facts.md (1st edition).
 
 « Pour compter les points, procédez dans l'ordre suivant : 1. Conflits militaires 2. Contenu du
 trésor 3. Merveille 4. Bâtiments civils 5. Bâtiments scientifiques 6. Bâtiments commerciaux
@@ -93,7 +93,6 @@ class SevenWonders(GameRules):
     slug = "7-wonders"
     title = "7 Wonders"
     players = PlayerRange(2, 7)
-    source = "004"
     rulings = (
         text(
             _(

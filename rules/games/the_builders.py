@@ -50,7 +50,6 @@ class TheBuilders(GameRules):
     slug = "the-builders"
     title = "Les Bâtisseurs : Moyen Âge"
     players = PlayerRange(2, 4)
-    source = "003"
     rulings = (
         text(
             _(
