@@ -51,3 +51,17 @@ class LibrarianAccessMixin:
 
     def has_delete_permission(self, request, obj=None):
         return is_librarian(request.user)
+
+
+class ReadOnlyHistoryMixin(LibrarianAccessMixin):
+    """History (loans, holds, missing pieces, rule revisions): viewable, never added, edited or deleted
+    in the admin; the desk and the page editor write it."""
+
+    def has_add_permission(self, request, *args) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False

@@ -73,7 +73,7 @@ class LocationFilter(admin.SimpleListFilter):
 
     def queryset(self, request, queryset):
         if self.value() and self.value().isdigit():
-            return queryset.filter(copies__location=int(self.value())).distinct()
+            return queryset.with_copies(location=int(self.value()))
         return queryset
 
 
@@ -87,7 +87,7 @@ class CopyStatusFilter(admin.SimpleListFilter):
 
     def queryset(self, request, queryset):
         if self.value() == self.AVAILABLE:
-            return queryset.filter(pk__in=Copy.objects.available().values("game"))
+            return queryset.with_copies(available=True)
         if self.value() in Copy.Status.values:
             return queryset.filter(pk__in=Copy.objects.filter(status=self.value()).values("game"))
         return queryset
@@ -102,9 +102,9 @@ class AvailabilityFilter(admin.SimpleListFilter):
 
     def queryset(self, request, queryset):
         if self.value() == "oui":
-            return queryset.filter(pk__in=Copy.objects.available().values("pk"))
+            return queryset.available()
         if self.value() == "pret":
-            return queryset.filter(pk__in=Copy.objects.on_loan().values("pk"))
+            return queryset.on_loan()
         return queryset
 
 

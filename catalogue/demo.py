@@ -1,4 +1,5 @@
-"""Demo catalogue: the seed PMB notices, then the seven games of the BGA help pages (no copies).
+"""Demo catalogue: the seed PMB notices, then the seven games of the BGA help pages and two more
+well-known titles (no copies; the rules demo gives these two a declared score sheet).
 
 The BGA games go through the same import as PMB notices, so running this twice changes nothing
 (a game is found again by title and first author). Titles are the French editions'; slugs are the
@@ -19,9 +20,13 @@ edition named); age maximum 99 follows the library's PMB habit for "and up".
 - Alhambra, Dirk Henn, Queen Games 2003: 2–6, 8+, 60 min (boardgamebriefs.com,
   accessiblegames.biz).
 - Marrakech, Dominique Ehrhard, Gigamic 2007: 2–4, 20 min; 8+ on the French Gigamic box
-  (meepleqc.ca, a French médiathèque's catalogue record) where the table of game-facts.md said 6+.
+  (meepleqc.ca, a French médiathèque's catalogue record) where the table of docs/game-facts.md said 6+.
 - Martian Dice, Scott Almes, Tasty Minstrel Games 2011: 2–99, 8+, 10 min (rinuu.com product page;
   meeplegamers.com review: 10–30 min).
+- Les Aventuriers du Rail, Alan R. Moon, Days of Wonder 2004: 2–5, 8+, 30–60 min, recorded as 60
+  (box; fetedujeu.org, letraindemanu.fr).
+- 6 qui prend !, Wolfgang Kramer, Amigo 1994, French edition Gigamic: 2–10, 10+, 45 min
+  (ludikamis.fr, mamaneveille.com).
 """
 
 from pathlib import Path
@@ -39,7 +44,7 @@ STRATEGY = PmbCategory(code="A 406", label="jeu de stratégie", family="jeu de r
 CHANCE = PmbCategory(code="A 407", label="jeu de hasard", family="jeu de règles")
 
 
-def _bga_notice(title, authors, publisher, players, ages, minutes, category, tags) -> PmbNotice:
+def _notice(title, authors, publisher, players, ages, minutes, category, tags) -> PmbNotice:
     return PmbNotice(
         title=title,
         source="catalogue/demo.py",
@@ -55,8 +60,8 @@ def _bga_notice(title, authors, publisher, players, ages, minutes, category, tag
     )
 
 
-BGA_NOTICES = [
-    _bga_notice(
+DEMO_NOTICES = [
+    _notice(
         "Les Bâtisseurs : Moyen Âge",
         ["Frédéric Henry"],
         "Bombyx",
@@ -66,7 +71,7 @@ BGA_NOTICES = [
         STRATEGY,
         ["Gestion", "Cartes"],
     ),
-    _bga_notice(
+    _notice(
         "Railroad Ink",
         ["Hjalmar Hach", "Lorenzo Silva"],
         "Horrible Games",
@@ -76,13 +81,11 @@ BGA_NOTICES = [
         STRATEGY,
         ["Dés", "Placement"],
     ),
-    _bga_notice(
-        "Luxor", ["Rüdiger Dorn"], "Queen Games", (2, 4), 8, 45, STRATEGY, ["Parcours", "Collection"]
-    ),
-    _bga_notice("K2", ["Adam Kałuża"], "Rebel", (1, 5), 10, 60, STRATEGY, ["Parcours", "Gestion"]),
-    _bga_notice("Alhambra", ["Dirk Henn"], "Queen Games", (2, 6), 8, 60, STRATEGY, ["Placement", "Economie"]),
-    _bga_notice("Marrakech", ["Dominique Ehrhard"], "Gigamic", (2, 4), 8, 20, STRATEGY, ["Placement", "Dés"]),
-    _bga_notice(
+    _notice("Luxor", ["Rüdiger Dorn"], "Queen Games", (2, 4), 8, 45, STRATEGY, ["Parcours", "Collection"]),
+    _notice("K2", ["Adam Kałuża"], "Rebel", (1, 5), 10, 60, STRATEGY, ["Parcours", "Gestion"]),
+    _notice("Alhambra", ["Dirk Henn"], "Queen Games", (2, 6), 8, 60, STRATEGY, ["Placement", "Economie"]),
+    _notice("Marrakech", ["Dominique Ehrhard"], "Gigamic", (2, 4), 8, 20, STRATEGY, ["Placement", "Dés"]),
+    _notice(
         "Martian Dice",
         ["Scott Almes"],
         "Tasty Minstrel Games",
@@ -92,15 +95,26 @@ BGA_NOTICES = [
         CHANCE,
         ["Dés", "Prise de risque"],
     ),
+    _notice(
+        "Les Aventuriers du Rail",
+        ["Alan R. Moon"],
+        "Days of Wonder",
+        (2, 5),
+        8,
+        60,
+        STRATEGY,
+        ["Parcours", "Cartes"],
+    ),
+    _notice("6 qui prend !", ["Wolfgang Kramer"], "Gigamic", (2, 10), 10, 45, CHANCE, ["Cartes"]),
 ]
 
 
 def load(*, stdout: OutputWrapper) -> None:
-    """Import the seed notices and add the BGA games; safe to run again."""
+    """Import the seed notices and add the other demo notices; safe to run again."""
     report = games_import_from_pmb_files(paths=sorted(SEEDS.glob("*.txt")))
     write_pmb_import_report(report, stdout=stdout, style=no_style())
     if report.errors:
         raise CommandError(f"{len(report.errors)} seed notice(s) could not be imported.")
-    for notice in BGA_NOTICES:
+    for notice in DEMO_NOTICES:
         result = game_import_from_pmb(notice=notice)
         stdout.write(f"{notice.title} : {result.action}")

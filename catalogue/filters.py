@@ -183,10 +183,10 @@ class GameFilter(django_filters.FilterSet):
         return queryset.with_tags(value)
 
     def filter_author(self, queryset, name, value: str):
-        return queryset.by_author(value.strip())
+        return queryset.by_author(value)
 
     def filter_publisher(self, queryset, name, value: str):
-        return queryset.by_publisher(value.strip())
+        return queryset.by_publisher(value)
 
     def filter_location(self, queryset, name, value: Location):
         if self.form.cleaned_data.get("disponible"):
@@ -205,7 +205,7 @@ class GameFilter(django_filters.FilterSet):
     def sort_key(self) -> str:
         """The sort asked for, or relevance when there is a text query, else the title."""
         data = self.form.cleaned_data
-        return data.get("tri") or ("pertinence" if data.get("q", "").strip() else "titre")
+        return data.get("tri") or ("pertinence" if data.get("q") else "titre")
 
     def filter_queryset(self, queryset):
         return super().filter_queryset(queryset).sorted_by(self.sort_key)

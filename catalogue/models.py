@@ -236,7 +236,7 @@ class Authorship(models.Model):
     position = models.PositiveSmallIntegerField(_("ordre"), default=0)
 
     class Meta:
-        ordering = ["game", "position"]
+        ordering = ["game_id", "position"]
         verbose_name = _("crédit d'auteur")
         verbose_name_plural = _("crédits d'auteur")
         constraints = [
@@ -263,7 +263,7 @@ class PublisherCredit(models.Model):
     position = models.PositiveSmallIntegerField(_("ordre"), default=0)
 
     class Meta:
-        ordering = ["game", "position"]
+        ordering = ["game_id", "position"]
         verbose_name = _("éditeur du jeu")
         verbose_name_plural = _("éditeurs du jeu")
         constraints = [
@@ -287,7 +287,7 @@ class Component(models.Model):
     label = models.CharField(_("pièce"), max_length=200)
 
     class Meta:
-        ordering = ["game", "position", "pk"]
+        ordering = ["game_id", "position", "pk"]
         verbose_name = _("pièce")
         verbose_name_plural = _("pièces")
         constraints = [
@@ -315,7 +315,7 @@ class Document(models.Model):
     position = models.PositiveSmallIntegerField(_("ordre"), default=0)
 
     class Meta:
-        ordering = ["game", "position", "file_name"]
+        ordering = ["game_id", "position", "file_name"]
         verbose_name = _("document numérique")
         verbose_name_plural = _("documents numériques")
         constraints = [
@@ -330,6 +330,19 @@ class Document(models.Model):
         return self.file_name
 
 
+# A copy's open loan and ready hold: the loans app's Loan and Hold, reached through the reverse
+# relations (the catalogue never imports loans) and filtered by that app's own QuerySet methods.
+# (NOT) EXISTS on their tables is one probe of their partial unique indexes.
+
+
+def _has_open_loan() -> Exists:
+    return Exists(Copy._meta.get_field("loans").related_model.objects.open().filter(copy=OuterRef("pk")))
+
+
+def _has_ready_hold() -> Exists:
+    return Exists(Copy._meta.get_field("holds").related_model.objects.ready().filter(copy=OuterRef("pk")))
+
+
 class CopyQuerySet(models.QuerySet):
     def lendable(self) -> "CopyQuerySet":
         """Copies whose status allows lending, whether or not they are out right now."""
@@ -337,26 +350,15 @@ class CopyQuerySet(models.QuerySet):
 
     def on_loan(self) -> "CopyQuerySet":
         """Copies with an open loan."""
-        # `loans__isnull=False` makes the join inner: alone, `returned_at__isnull` also matches copies
-        # that were never lent (the outer join gives them a NULL returned_at).
-        return self.filter(loans__isnull=False, loans__returned_at__isnull=True)
+        return self.filter(_has_open_loan())
 
     def set_aside(self) -> "CopyQuerySet":
         """Copies kept at the desk for a family whose hold is ready (the loans app's Hold.copy)."""
-        # "ready" is loans.Hold.Status.READY; the catalogue does not import the loans app.
-        return self.filter(holds__status="ready")
+        return self.filter(_has_ready_hold())
 
     def available(self) -> "CopyQuerySet":
         """Copies a family can take home now: status allows lending, no open loan, not set aside."""
-        # The loans app's Loan and Hold reached through the reverse relations (the catalogue never
-        # imports loans): NOT EXISTS on their tables is one probe of their partial unique indexes.
-        loans = Copy._meta.get_field("loans").related_model
-        holds = Copy._meta.get_field("holds").related_model
-        return (
-            self.lendable()
-            .exclude(Exists(loans.objects.filter(copy=OuterRef("pk"), returned_at__isnull=True)))
-            .exclude(Exists(holds.objects.filter(copy=OuterRef("pk"), status=holds.Status.READY)))
-        )
+        return self.lendable().exclude(_has_open_loan()).exclude(_has_ready_hold())
 
     def with_availability(self) -> "CopyQuerySet":
         """Annotate `is_available` (see available()) and `due_on`, the open loan's return date or None."""

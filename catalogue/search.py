@@ -9,7 +9,7 @@ On PostgreSQL the database keeps the search machinery up to date itself, whateve
   correct a misspelt query word;
 - `catalogue_game.tag_ids`: a database-only array of the game's tag ids for the tag facets, in the
   covering index `catalogue_game_family_idx` with the family filters (ages, players, duration), and
-  GIN-indexed for the tag filter (migration `0005_search_tag_ids_index`).
+  GIN-indexed for the tag filter (`catalogue_game_tag_ids_gin`, same migration).
 
 On SQLite (a newcomer's first run) the text query falls back to `icontains`, without typo tolerance.
 """
@@ -29,6 +29,8 @@ SEARCH_CONFIG = "french_unaccent"
 # Shorter words are never corrected: one letter off in three is another word, not a typo.
 FUZZY_MIN_LENGTH = 4
 POPULARITY_WINDOW = timedelta(days=365)
+# The most frequent tags a search offers to narrow it.
+FACET_TAGS = 30
 # Long texts a search result does not show.
 LONG_FIELDS = ("rules_summary", "contents", "pedagogical_analysis", "search_vector")
 
@@ -221,10 +223,11 @@ class GameSearchMixin:
         from .models import Copy
 
         since = since or timezone.now() - POPULARITY_WINDOW
-        # Through the reverse relation `loans`: the catalogue never imports the loans app.
-        lent = Copy.objects.filter(game=OuterRef("pk"), loans__lent_at__gte=since)
-        counted = lent.order_by().values("game").annotate(n=Count("loans")).values("n")
-        return self.annotate(popularity=Coalesce(Subquery(counted, output_field=models.IntegerField()), 0))
+        # Each loan is one row of the copies joined to their loans (the reverse relation `loans`: the
+        # catalogue never imports the loans app).
+        return self.annotate(
+            popularity=_count(Copy.objects.filter(game=OuterRef("pk"), loans__lent_at__gte=since))
+        )
 
     def sorted_by(self, key: str):
         """Order by a sort key of the search page (pertinence, titre, duree, popularite); title breaks ties."""
@@ -236,12 +239,12 @@ class GameSearchMixin:
             return self.with_popularity().order_by("-popularity", "title", "pk")
         return self.order_by("title", "pk")
 
-    def facets(self, tag_limit: int = 30) -> dict:
+    def facets(self) -> dict:
         """How many games there are, and how many fall in each category and carry each tag.
 
         `{"count": n, "categories": [{"code", "label", "count"}…], "tags": [{"slug", "name", "count"}…]}`,
-        most frequent first. On PostgreSQL one query reads the games once (from the covering index
-        when there is no text query) for the three counts.
+        most frequent first (only the FACET_TAGS most frequent tags). On PostgreSQL one query reads the
+        games once (from the covering index when there is no text query) for the three counts.
         """
         from .models import Tag
 
@@ -264,7 +267,7 @@ class GameSearchMixin:
                 for key, n, _, _, slug, name in rows
                 if key and key > 0
             ]
-            tags = sorted(tags, key=lambda facet: (-facet["count"], facet["name"]))[:tag_limit]
+            tags = sorted(tags, key=lambda facet: (-facet["count"], facet["name"]))[:FACET_TAGS]
         else:
             count = games.count()
             categories = list(
@@ -276,10 +279,10 @@ class GameSearchMixin:
                 Tag.objects.filter(games__in=games.values("pk"))
                 .values("slug", "name")
                 .annotate(count=Count("pk"))
-                .order_by("-count", "name")[:tag_limit]
+                .order_by("-count", "name")[:FACET_TAGS]
             )
         return {
             "count": count,
             "categories": sorted(categories, key=lambda facet: (-facet["count"], facet["code"])),
-            "tags": sorted(tags, key=lambda facet: (-facet["count"], facet["name"])),
+            "tags": tags,
         }

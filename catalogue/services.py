@@ -215,12 +215,17 @@ def _set_fields(game: Game, notice: PmbNotice, changes: list[str]) -> None:
         if value in (None, "") or getattr(game, name) == value:
             continue
         setattr(game, name, value)
-        changes.append(str(Game._meta.get_field(name).verbose_name))
+        changes.append(_label(name))
     if notice.category:
         category = _category(notice.category)
         if game.category_id != category.pk:
             game.category = category
-            changes.append(str(Game._meta.get_field("category").verbose_name))
+            changes.append(_label("category"))
+
+
+def _label(field_name: str) -> str:
+    """How a change to this field of the game is reported (its verbose name)."""
+    return str(Game._meta.get_field(field_name).verbose_name)
 
 
 def _category(pmb_category: PmbCategory) -> Category:
@@ -261,7 +266,7 @@ def _set_authors(game: Game, authors, changes: list[str]) -> None:
         Authorship(game=game, author=Author.objects.get_or_create(name=name)[0], role=role, position=position)
         for position, (name, role) in enumerate(wanted)
     )
-    changes.append(str(Game._meta.get_field("authors").verbose_name))
+    changes.append(_label("authors"))
 
 
 def _set_publishers(game: Game, notice: PmbNotice, changes: list[str]) -> None:
@@ -281,31 +286,32 @@ def _set_publishers(game: Game, notice: PmbNotice, changes: list[str]) -> None:
         )
         for position, (name, place) in enumerate(wanted)
     )
-    changes.append(str(Game._meta.get_field("publishers").verbose_name))
+    changes.append(_label("publishers"))
 
 
 def _set_languages(game: Game, notice: PmbNotice, changes: list[str]) -> None:
-    if not notice.languages:
-        return
-    wanted = [
-        Language.objects.get_or_create(code=language.code, defaults={"name": language.name})[0]
-        for language in notice.languages
-    ]
-    if {language.pk for language in wanted} != set(game.languages.values_list("pk", flat=True)):
-        game.languages.set(wanted)
-        changes.append(str(Game._meta.get_field("languages").verbose_name))
+    if notice.languages:
+        wanted = [
+            Language.objects.get_or_create(code=language.code, defaults={"name": language.name})[0]
+            for language in notice.languages
+        ]
+        _set_many(game, "languages", wanted, changes)
 
 
 def _set_tags(game: Game, names: list[str], changes: list[str]) -> None:
-    if not names:
-        return
-    wanted = [tag_for_name(name) for name in names]
-    if {tag.pk for tag in wanted} != set(game.tags.values_list("pk", flat=True)):
-        game.tags.set(wanted)
-        changes.append(str(Game._meta.get_field("tags").verbose_name))
+    if names:
+        _set_many(game, "tags", [_tag_for_name(name) for name in names], changes)
 
 
-def tag_for_name(name: str) -> Tag:
+def _set_many(game: Game, field_name: str, wanted: list, changes: list[str]) -> None:
+    """Make the game's many-to-many `field_name` hold exactly `wanted`, in any order."""
+    related = getattr(game, field_name)
+    if {obj.pk for obj in wanted} != set(related.values_list("pk", flat=True)):
+        related.set(wanted)
+        changes.append(_label(field_name))
+
+
+def _tag_for_name(name: str) -> Tag:
     """The tag with this name whatever its case, created with a unique slug if new."""
     tag = Tag.objects.filter(name__iexact=name).first()
     return tag or Tag.objects.create(name=name, slug=_unique_slug(Tag, name))

@@ -18,7 +18,7 @@ from .filters import GameFilter
 from .models import Copy, Game
 from .serializers import CopyWithGameSerializer, FacetsSerializer, GameDetailSerializer, GameSerializer
 
-# The API's page size too (REST_FRAMEWORK["PAGE_SIZE"]).
+# The page /jeux/ and the API's game lists.
 GAMES_PER_PAGE = 20
 # An API result list counts its games exactly up to this many, then only says "more than" (as search
 # engines do): "more than 1,000 games" helps a family as much as "13,112", and counting stops early
@@ -72,6 +72,7 @@ class GamePagination(PageNumberPagination):
     """Pages of 20 games, with `count` exact up to 1,000 games (`count_exact` false: more than `count`)."""
 
     django_paginator_class = LimitedCountPaginator
+    page_size = GAMES_PER_PAGE
 
     def get_paginated_response(self, data) -> Response:
         paginator = self.page.paginator
@@ -138,7 +139,7 @@ def _facet_links(request: HttpRequest, filterset: GameFilter, facets: dict) -> d
 @require_safe
 def game_list(request: HttpRequest) -> HttpResponse:
     filterset = GameFilter(request.GET, queryset=Game.objects.all())
-    context = {"filterset": filterset, "form": filterset.form}
+    context = {"form": filterset.form}
     if not filterset.is_valid():
         return render(request, "catalogue/game_list.html", context, status=400)
     games = filterset.qs
@@ -165,7 +166,7 @@ class GameViewSet(viewsets.ReadOnlyModelViewSet):
 
     def get_queryset(self):
         if self.action == "retrieve":
-            return Game.objects.for_notice()
+            return Game.objects.for_notice().with_availability()
         return Game.objects.for_result_list().with_tag_names()
 
     def get_serializer_class(self):

@@ -206,6 +206,22 @@ def family_catalogue() -> Catalogue:
     return Catalogue(catane, chateau, chasse, biblios, quarto, wonders)
 
 
+def add_games(count: int) -> None:
+    """`count` more games alike (Partie 000, 001…), each with one copy: for query-count tests."""
+    strategy = category("A 406", "jeu de stratégie")
+    for _ in range(count):
+        game = make_game(
+            f"Partie {Game.objects.count():03d}",
+            players_min=2,
+            players_max=4,
+            age_min=6,
+            duration_minutes=30,
+            category=strategy,
+            tags=("Famille", "Dés"),
+        )
+        make_copy(game, f"B{game.pk:05d}")
+
+
 def titles(response) -> list[str]:
     """The titles of an API list response, in order."""
     return [game["title"] for game in response.json()["results"]]

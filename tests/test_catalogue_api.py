@@ -10,7 +10,7 @@ from django.core.management import call_command
 
 from catalogue import views
 from catalogue.models import Copy, Game
-from tests.search_helpers import category, family_catalogue, make_copy, make_game, titles
+from tests.search_helpers import add_games, family_catalogue, make_game, titles
 
 GAMES = "/api/games/"
 
@@ -121,6 +121,7 @@ def test_a_game_with_its_credits_pieces_copies_and_documents(client, catalogue):
     assert game["publishers"] == [{"name": "Iello", "place": ""}]
     assert game["components"] == [{"quantity": 54, "label": "cartes"}, {"quantity": 1, "label": "plateau"}]
     assert game["documents"] == [{"file_name": "regles-chateau.pdf", "file": None}]
+    assert (game["copies_count"], game["available_count"]) == (2, 1)  # as in a search result
     copies = {copy["barcode"]: copy for copy in game["copies"]}
     assert copies["70001"]["available"] is True and copies["70001"]["due_on"] is None
     assert copies["70001"]["location"] == "Médiathèque"
@@ -183,33 +184,18 @@ def test_the_api_is_read_only_for_everyone(client, catalogue, staff_user):
     assert Game.objects.count() == 6
 
 
-def _add_games(count: int) -> None:
-    strategy = category("A 406", "jeu de stratégie")
-    for _ in range(count):
-        game = make_game(
-            f"Partie {Game.objects.count():03d}",
-            players_min=2,
-            players_max=4,
-            age_min=6,
-            duration_minutes=30,
-            category=strategy,
-            tags=("Famille", "Dés"),
-        )
-        make_copy(game, f"B{game.pk:05d}")
-
-
 def test_the_game_list_runs_the_same_queries_whatever_the_page_size(client, db, django_assert_num_queries):
     # The count, then the page of games with their category, tag names and copy counts.
-    _add_games(2)
+    add_games(2)
     with django_assert_num_queries(2):
         assert len(client.get(GAMES, {"ages": "6,8"}).json()["results"]) == 2
-    _add_games(25)
+    add_games(25)
     with django_assert_num_queries(2):
         assert len(client.get(GAMES, {"ages": "6,8"}).json()["results"]) == 20
 
 
 def test_a_game_and_its_facets_take_a_fixed_number_of_queries(client, db, django_assert_num_queries):
-    _add_games(3)
+    add_games(3)
     with django_assert_num_queries(1):
         client.get(f"{GAMES}facets/", {"ages": "6,8"})
     # The notice, then its authors, publishers, languages, tags, pieces, documents and copies.

@@ -11,16 +11,13 @@ from django.utils import timezone
 from catalogue.models import Copy, Document, Language
 from loans.models import Hold
 from rules.models import RulePage
+from tests.conftest import text_of
 from tests.search_helpers import family, family_catalogue, lend, librarian
 
 
 @pytest.fixture
 def catalogue(db):
     return family_catalogue()
-
-
-def text(response) -> str:
-    return " ".join(unescape(re.sub(r"<[^>]+>", " ", response.content.decode())).split())
 
 
 def copy_row(response, barcode: str) -> str:
@@ -38,7 +35,7 @@ def test_the_page_shows_every_field_of_the_notice(client, catalogue):
     quarto.pedagogical_analysis = "Logique et observation."
     quarto.online_url = "https://www.gigamic.com/jeu/quarto"
     quarto.save()
-    page = text(client.get("/jeux/quarto/"))
+    page = text_of(client.get("/jeux/quarto/"))
     for expected in (
         "Quarto",
         "Type de document objet à 3 dimensions, artefacts, ...",
@@ -70,7 +67,7 @@ def test_names_and_tags_link_to_the_search(client, catalogue):
 def test_the_pieces_are_listed_in_order(client, catalogue):
     catalogue.biblios.components.create(position=1, quantity=5, label="dés")
     catalogue.biblios.components.create(position=0, quantity=87, label="cartes")
-    page = text(client.get("/jeux/biblios/"))
+    page = text_of(client.get("/jeux/biblios/"))
     assert "Contenu de la boîte 87 × cartes 5 × dés" in page
 
 
@@ -144,7 +141,7 @@ def test_links_to_the_rules_page_setup_and_score_sheet_when_the_game_has_one(cli
 
 def test_a_game_without_copies_says_so(client, catalogue):
     catalogue.biblios.copies.all().delete()
-    assert "La ludothèque n'a pas encore d'exemplaire de ce jeu." in text(client.get("/jeux/biblios/"))
+    assert "La ludothèque n'a pas encore d'exemplaire de ce jeu." in text_of(client.get("/jeux/biblios/"))
 
 
 def test_an_unknown_game_is_a_404_and_the_page_only_answers_get(client, catalogue):

@@ -84,6 +84,7 @@ def test_several_tags_keep_the_games_carrying_all_of_them(catalogue):
 def test_author_by_part_of_the_name_without_accents(catalogue):
     assert search("auteur=bauza") == ["7 Wonders", "La chasse aux monstres"]
     assert search("auteur=MULLER") == ["Quarto"]
+    assert search("auteur=+bauza+") == ["7 Wonders", "La chasse aux monstres"]  # spaces around ignored
 
 
 def test_publisher_by_part_of_the_name(catalogue):

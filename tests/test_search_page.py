@@ -6,8 +6,8 @@ from html import unescape
 import pytest
 from django.urls import reverse
 
-from catalogue.models import Game
-from tests.search_helpers import category, family_catalogue, make_copy, make_game
+from tests.conftest import text_of
+from tests.search_helpers import add_games, category, family_catalogue, make_game
 
 URL = reverse("catalogue:game-list")
 
@@ -15,13 +15,6 @@ URL = reverse("catalogue:game-list")
 @pytest.fixture
 def catalogue(db):
     return family_catalogue()
-
-
-def text(response) -> str:
-    """The page as a family reads it: tags removed, entities decoded, spaces squeezed."""
-    html = response.content.decode()
-    html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
-    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
 
 
 def result_titles(response) -> list[str]:
@@ -62,14 +55,14 @@ def test_a_family_of_three_with_35_minutes_sees_the_games_that_fit(client, catal
     response = client.get(URL, {"ages": "6, 9, 38", "duree_max": "35"})
     assert response.status_code == 200
     assert result_titles(response) == ["La chasse aux monstres", "Le Château des Dragons"]
-    assert "2 jeux trouvés" in text(response)
+    assert "2 jeux trouvés" in text_of(response)
     # The form shows what the family typed.
     assert 'value="6, 9, 38"' in response.content.decode()
 
 
 def test_each_result_shows_players_ages_duration_category_and_availability(client, catalogue):
     make_game("L'or des Dragons", players_min=3, players_max=6, age_min=8, age_max=99, duration_minutes=20)
-    page = text(client.get(URL))
+    page = text_of(client.get(URL))
     assert "La chasse aux monstres 1 à 5 joueurs de 5 à 7 ans 10 min A 407 jeu de hasard" in page
     assert "2 exemplaires, 2 disponibles" in page  # La chasse aux monstres
     assert (
@@ -89,7 +82,7 @@ def test_each_result_shows_players_ages_duration_category_and_availability(clien
 
 
 def test_results_speak_english_with_english_plurals(client, catalogue):
-    page = text(client.get(URL, HTTP_ACCEPT_LANGUAGE="en"))
+    page = text_of(client.get(URL, HTTP_ACCEPT_LANGUAGE="en"))
     assert "6 games found" in page
     assert (
         "La chasse aux monstres 1 to 5 players ages 5 to 7 10 min A 407 jeu de hasard 2 copies, 2 available"
@@ -106,14 +99,14 @@ def test_a_search_for_catanne_finds_les_colons_de_catane(client, catalogue):
 
 
 def test_a_search_that_finds_nothing_says_so(client, catalogue):
-    page = text(client.get(URL, {"q": "xylophone"}))
+    page = text_of(client.get(URL, {"q": "xylophone"}))
     assert "Aucun jeu trouvé" in page
     assert "Aucun jeu ne correspond à cette recherche. Essayez avec moins de critères." in page
 
 
 def test_facets_count_categories_and_tags_of_the_current_search(client, catalogue):
     # Two games fit, both A 407; both cooperative, one about dragons, one about memory.
-    facets = text(client.get(URL, {"ages": "6,9,38"})).split("Affiner la recherche")[-1]
+    facets = text_of(client.get(URL, {"ages": "6,9,38"})).split("Affiner la recherche")[-1]
     categories, tags = facets.split("Mots-clés")
     assert "A 407 jeu de hasard 2" in categories and "A 406" not in categories
     assert "Coopératif 2" in tags and "Dragons 1" in tags and "Mémoire 1" in tags
@@ -154,13 +147,13 @@ def test_twenty_results_per_page_and_the_next_page_keeps_every_filter(client, db
     make_game("Trop long", players_min=2, players_max=6, age_min=5, duration_minutes=90, tags=("Famille",))
     first = client.get(URL, {"ages": "6,9,38", "duree_max": "35", "tag": "famille", "tri": "titre"})
     assert len(result_titles(first)) == 20
-    assert "25 jeux trouvés" in text(first)
+    assert "25 jeux trouvés" in text_of(first)
     [next_link] = links(first, "next")
     for kept in ("ages=6%2C9%2C38", "duree_max=35", "tag=famille", "tri=titre", "page=2"):
         assert kept in next_link
     second = client.get(URL + next_link)
     assert result_titles(second) == [f"Jeu de famille {n}" for n in range(20, 25)]
-    assert "Page 2 sur 2" in text(second)
+    assert "Page 2 sur 2" in text_of(second)
     assert links(second, "prev") and not links(second, "next")
 
 
@@ -173,7 +166,7 @@ def test_sort_orders_are_offered_and_kept(client, catalogue):
 def test_bad_values_answer_400_with_the_message_beside_each_field(client, catalogue):
     response = client.get(URL, {"ages": "6, neuf", "duree_max": "beaucoup", "q": "chateau"})
     assert response.status_code == 400
-    page = text(response)
+    page = text_of(response)
     assert "« neuf » n'est pas un âge" in page
     assert "Saisissez un nombre entier." in page
     assert not result_titles(response)
@@ -184,7 +177,7 @@ def test_bad_values_answer_400_with_the_message_beside_each_field(client, catalo
 def test_bad_values_are_explained_in_english_too(client, catalogue):
     response = client.get(URL, {"ages": "six"}, HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 400
-    assert "“six” is not an age" in text(response)
+    assert "“six” is not an age" in text_of(response)
 
 
 def test_the_page_only_answers_get(client, catalogue):
@@ -196,35 +189,20 @@ def test_a_logged_in_outsider_sees_the_same_search(client, catalogue, outsider):
     assert result_titles(client.get(URL, {"q": "chateau"})) == ["Le Château des Dragons"]
 
 
-def _add_games(count: int) -> None:
-    strategy = category("A 406", "jeu de stratégie")
-    for _ in range(count):
-        game = make_game(
-            f"Partie {Game.objects.count():03d}",
-            players_min=2,
-            players_max=4,
-            age_min=6,
-            duration_minutes=30,
-            category=strategy,
-            tags=("Famille", "Dés"),
-        )
-        make_copy(game, f"B{game.pk:05d}")
-
-
 def test_the_page_runs_the_same_queries_whatever_the_number_of_results(client, db, django_assert_num_queries):
     # The count with the facets (one query), the page of games, the category and site choices of the form.
-    _add_games(3)
+    add_games(3)
     with django_assert_num_queries(4):
         assert len(result_titles(client.get(URL, {"ages": "6,8"}))) == 3
-    _add_games(30)
+    add_games(30)
     with django_assert_num_queries(4):
         assert len(result_titles(client.get(URL, {"ages": "6,8"}))) == 20
 
 
 def test_a_text_search_adds_one_query_to_check_the_words_exist(client, db, django_assert_num_queries):
-    _add_games(3)
+    add_games(3)
     with django_assert_num_queries(5):
         client.get(URL, {"q": "partie"})
-    _add_games(30)
+    add_games(30)
     with django_assert_num_queries(5):
         client.get(URL, {"q": "partie"})

@@ -78,7 +78,7 @@ class Migration(migrations.Migration):
             options={
                 'verbose_name': "crédit d'auteur",
                 'verbose_name_plural': "crédits d'auteur",
-                'ordering': ['game', 'position'],
+                'ordering': ['game_id', 'position'],
             },
         ),
         migrations.CreateModel(
@@ -162,7 +162,7 @@ class Migration(migrations.Migration):
             options={
                 'verbose_name': 'éditeur du jeu',
                 'verbose_name_plural': 'éditeurs du jeu',
-                'ordering': ['game', 'position'],
+                'ordering': ['game_id', 'position'],
             },
         ),
         migrations.AddField(
@@ -201,7 +201,7 @@ class Migration(migrations.Migration):
             options={
                 'verbose_name': 'document numérique',
                 'verbose_name_plural': 'documents numériques',
-                'ordering': ['game', 'position', 'file_name'],
+                'ordering': ['game_id', 'position', 'file_name'],
                 'constraints': [models.UniqueConstraint(fields=('game', 'file_name'), name='catalogue_document_unique_game_file_name', violation_error_message='Ce jeu a déjà un document de ce nom.')],
             },
         ),
@@ -217,7 +217,7 @@ class Migration(migrations.Migration):
             options={
                 'verbose_name': 'pièce',
                 'verbose_name_plural': 'pièces',
-                'ordering': ['game', 'position', 'pk'],
+                'ordering': ['game_id', 'position', 'pk'],
                 'constraints': [models.CheckConstraint(condition=models.Q(('quantity__gte', 1)), name='catalogue_component_quantity_positive', violation_error_message="La quantité doit être d'au moins 1.")],
             },
         ),

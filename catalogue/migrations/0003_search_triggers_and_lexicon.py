@@ -128,7 +128,7 @@ UPDATE catalogue_game SET search_vector = NULL;
 -- Game.objects.search(): the full-text match.
 CREATE INDEX IF NOT EXISTS catalogue_game_search_vector_gin ON catalogue_game USING gin (search_vector);
 -- GameFilter without text (ages, joueurs, age, duree_max, categorie): count, first page by duration,
--- category and tag facets from the index alone (GameSearchMixin.category_facets / tag_facets).
+-- category and tag facets from the index alone (GameSearchMixin.facets).
 CREATE INDEX IF NOT EXISTS catalogue_game_family_idx ON catalogue_game (duration_minutes, title, id)
     INCLUDE (age_min, age_max, players_min, players_max, category_id, tag_ids);
 -- GameQuerySet.with_tags() (`?tag=…`, `tag_ids @> …`) with a text query: PostgreSQL ANDs this index
