@@ -7,7 +7,7 @@ the admin shows their history and never deletes it.
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from catalogue.access import LibrarianAccessMixin
+from catalogue.access import LibrarianAccessMixin, ReadOnlyHistoryMixin
 
 from .models import Hold, HouseholdMember, Loan, Member, MembershipType, MissingPiece
 
@@ -41,38 +41,16 @@ class MemberAdmin(LibrarianAccessMixin, admin.ModelAdmin):
         return False
 
 
-class ReadOnlyHistoryAdmin(LibrarianAccessMixin, admin.ModelAdmin):
-    """History written by the desk: viewable, never added, edited or deleted here."""
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
-
-
-class MissingPieceInline(LibrarianAccessMixin, admin.TabularInline):
+class MissingPieceInline(ReadOnlyHistoryMixin, admin.TabularInline):
     model = MissingPiece
     fk_name = "loan"
     extra = 0
     fields = ["component", "quantity", "recorded_at", "recovered_at"]
     readonly_fields = fields
 
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
-
 
 @admin.register(Loan)
-class LoanAdmin(ReadOnlyHistoryAdmin):
+class LoanAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
     list_display = ["copy", "member", "lent_at", "due_on", "renewals", "returned_at", "return_check"]
     list_filter = ["return_check", "lent_at", "due_on"]
     search_fields = ["copy__barcode", "copy__game__title", "member__name", "member__card_barcode"]
@@ -82,7 +60,7 @@ class LoanAdmin(ReadOnlyHistoryAdmin):
 
 
 @admin.register(Hold)
-class HoldAdmin(ReadOnlyHistoryAdmin):
+class HoldAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
     list_display = ["game", "member", "position", "status", "created_at", "copy", "ready_until"]
     list_filter = ["status"]
     search_fields = ["game__title", "member__name", "member__card_barcode"]
@@ -90,7 +68,7 @@ class HoldAdmin(ReadOnlyHistoryAdmin):
 
 
 @admin.register(MissingPiece)
-class MissingPieceAdmin(ReadOnlyHistoryAdmin):
+class MissingPieceAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
     list_display = ["copy", "component", "quantity", "recorded_at", "recovered_at"]
     list_filter = ["recovered_at"]
     search_fields = ["copy__barcode", "copy__game__title", "component__label"]

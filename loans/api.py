@@ -6,7 +6,6 @@ reason; every other refusal answers 400 with the message under the field it is a
 
 import django_filters
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
@@ -84,7 +83,7 @@ class LoanFilter(django_filters.FilterSet):
         fields = ["member", "copy"]
 
     def filter_overdue(self, queryset, name, value):
-        overdue = Loan.objects.overdue(timezone.localdate()).values("pk")
+        overdue = Loan.objects.overdue().values("pk")
         return queryset.filter(pk__in=overdue) if value else queryset.exclude(pk__in=overdue)
 
 
@@ -138,7 +137,7 @@ class LoanViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     @action(detail=True, methods=["post"])
     def renew(self, request: Request, pk: str) -> Response:
         try:
-            loan = services.loan_renew(loan=self.get_object(), staff=request.user)
+            loan = services.loan_renew(loan=self.get_object())
         except DjangoValidationError as error:
             return refusal_response(error, {})
         return Response(LoanSerializer(loan).data)
@@ -176,7 +175,7 @@ class HoldViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     def cancel(self, request: Request, pk: str) -> Response:
         hold = self.get_object()
         try:
-            services.hold_cancel(hold=hold, staff=request.user)
+            services.hold_cancel(hold=hold)
         except DjangoValidationError as error:
             return refusal_response(error, {})
         hold.refresh_from_db()

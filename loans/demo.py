@@ -9,7 +9,6 @@ import datetime
 from decimal import Decimal
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Permission
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
@@ -99,15 +98,9 @@ def _demo_user(username: str, *, staff: bool):
         username=username, defaults={"is_staff": staff, "email": f"{username}@example.org"}
     )
     if created:
+        # Staff is all the desk and the admin ask for (catalogue/access.py: every staff member is a librarian).
         user.set_password(DEMO_PASSWORD)
         user.save(update_fields=["password"])
-        if staff:
-            # The desk, plus the admin for families and the catalogue; nothing may be deleted.
-            user.user_permissions.set(
-                Permission.objects.filter(content_type__app_label__in=["loans", "catalogue"]).exclude(
-                    codename__startswith="delete_"
-                )
-            )
     return user
 
 

@@ -1,5 +1,7 @@
 """The desk's forms: a barcode to lend, the pieces checklist of a return, a game to reserve."""
 
+from collections import Counter
+
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
@@ -60,17 +62,15 @@ class ReturnForm(forms.Form):
 
     def __init__(self, *args, loan: Loan, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.loan = loan
-        game = loan.copy.game
-        self.known_missing = list(
+        known_missing = list(
             MissingPiece.objects.still_missing().filter(copy=loan.copy).select_related("component")
         )
-        already = {}
-        for piece in self.known_missing:
-            already[piece.component_id] = already.get(piece.component_id, 0) + piece.quantity
+        already = Counter()
+        for piece in known_missing:
+            already[piece.component_id] += piece.quantity
         self.lines = []
-        for component in game.components.all():
-            expected = component.quantity - already.get(component.pk, 0)
+        for component in loan.copy.game.components.all():
+            expected = component.quantity - already[component.pk]
             checked = f"checked_{component.pk}"
             missing = f"missing_{component.pk}"
             self.fields[checked] = forms.BooleanField(label=_("tout y est"), required=False)
@@ -84,17 +84,17 @@ class ReturnForm(forms.Form):
                 {
                     "component": component,
                     "expected": expected,
-                    "already_missing": already.get(component.pk, 0),
+                    "already_missing": already[component.pk],
                     "checked": self[checked],
                     "missing": self[missing],
                 }
             )
         self.recovered_lines = []
-        for piece in self.known_missing:
+        for piece in known_missing:
             name = f"recovered_{piece.pk}"
             self.fields[name] = forms.BooleanField(label=_("rapportée(s) dans la boîte"), required=False)
             self.recovered_lines.append({"piece": piece, "field": self[name]})
-        if self.known_missing:
+        if known_missing:
             # The librarian already found this copy playable without these pieces.
             self.fields["playable_anyway"].initial = True
 

@@ -4,7 +4,7 @@ import datetime
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Count, F, Q
+from django.db.models import Count, F, OuterRef, Q, Subquery
 from django.db.models.functions import TruncMonth
 from django.urls import reverse
 from django.utils import timezone
@@ -64,11 +64,6 @@ class MembershipType(models.Model):
 
 
 class MemberQuerySet(models.QuerySet):
-    def with_valid_membership(self, on: datetime.date | None = None) -> "MemberQuerySet":
-        """Families whose membership covers the day `on` (today by default)."""
-        on = on or timezone.localdate()
-        return self.filter(membership_start__lte=on, membership_expiry__gte=on)
-
     def with_open_loan_count(self) -> "MemberQuerySet":
         """Annotate each family with `open_loan_count`, the games it has at home."""
         return self.annotate(open_loan_count=Count("loans", filter=Q(loans__returned_at__isnull=True)))
@@ -138,6 +133,10 @@ class Member(models.Model):
         on = on or timezone.localdate()
         return self.membership_start <= on <= self.membership_expiry
 
+    def quota_left(self, open_loan_count: int) -> int:
+        """How many more games the family may borrow while it has `open_loan_count` at home."""
+        return max(0, self.membership_type.loan_quota - open_loan_count)
+
 
 class HouseholdMember(models.Model):
     """Someone of the family who plays: first name and birth year (for the game suggestions)."""
@@ -149,7 +148,7 @@ class HouseholdMember(models.Model):
     birth_year = models.PositiveSmallIntegerField(_("année de naissance"))
 
     class Meta:
-        ordering = ["member", "birth_year", "first_name"]
+        ordering = ["member_id", "birth_year", "first_name"]
         verbose_name = _("membre du foyer")
         verbose_name_plural = _("membres du foyer")
         constraints = [
@@ -290,6 +289,18 @@ class HoldQuerySet(models.QuerySet):
         """Ready holds whose family did not come by the pick-up date."""
         return self.ready().filter(ready_until__lt=on or timezone.localdate())
 
+    def with_queue_rank(self) -> "HoldQuerySet":
+        """Annotate `queue_rank`: a waiting hold's place among the families still waiting for its game."""
+        waiting_up_to = (
+            Hold.objects.waiting()
+            .filter(game=OuterRef("game"), position__lte=OuterRef("position"))
+            .order_by()
+            .values("game")
+            .annotate(count=Count("pk"))
+            .values("count")
+        )
+        return self.annotate(queue_rank=Subquery(waiting_up_to))
+
 
 class Hold(models.Model):
     """A family's reservation of a game (any copy), served in queue order."""
@@ -364,6 +375,9 @@ class Hold(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} — {self.member.name} ({self.get_status_display()})"
+
+    def is_past_pickup(self, on: datetime.date | None = None) -> bool:
+        return self.status == Hold.Status.READY and self.ready_until < (on or timezone.localdate())
 
 
 class MissingPieceQuerySet(models.QuerySet):

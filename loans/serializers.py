@@ -1,12 +1,11 @@
 """The loan desk's API resources: members, loans and holds."""
 
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from catalogue.models import Component, Game
+from catalogue.models import Component
 
-from .models import Hold, HouseholdMember, Loan, Member, MembershipType, MissingPiece
+from .models import Hold, HouseholdMember, Loan, Member, MissingPiece
 
 
 class HouseholdMemberSerializer(serializers.ModelSerializer):
@@ -17,7 +16,6 @@ class HouseholdMemberSerializer(serializers.ModelSerializer):
 
 class MemberSerializer(serializers.ModelSerializer):
     household = HouseholdMemberSerializer(many=True, read_only=True)
-    membership_type = serializers.PrimaryKeyRelatedField(queryset=MembershipType.objects.all())
     membership_type_name = serializers.CharField(source="membership_type.name", read_only=True)
     membership_valid = serializers.SerializerMethodField()
     open_loan_count = serializers.SerializerMethodField()
@@ -51,7 +49,7 @@ class MemberSerializer(serializers.ModelSerializer):
         return member.loans.open().count() if count is None else count
 
     def get_quota_left(self, member: Member) -> int:
-        return max(0, member.membership_type.loan_quota - self.get_open_loan_count(member))
+        return member.quota_left(self.get_open_loan_count(member))
 
     def validate(self, attrs: dict) -> dict:
         start = attrs.get("membership_start", getattr(self.instance, "membership_start", None))
@@ -89,7 +87,7 @@ class LoanSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
     def get_overdue(self, loan: Loan) -> bool:
-        return loan.is_overdue(timezone.localdate())
+        return loan.is_overdue()
 
 
 class LoanCreateSerializer(serializers.Serializer):
@@ -116,8 +114,6 @@ class LoanReturnSerializer(serializers.Serializer):
 
 
 class HoldSerializer(serializers.ModelSerializer):
-    game = serializers.PrimaryKeyRelatedField(queryset=Game.objects.all())
-    member = serializers.PrimaryKeyRelatedField(queryset=Member.objects.select_related("membership_type"))
     game_title = serializers.CharField(source="game.title", read_only=True)
     member_name = serializers.CharField(source="member.name", read_only=True)
     barcode = serializers.CharField(source="copy.barcode", read_only=True, default=None)

@@ -10,10 +10,11 @@ one argument (`copy`, `member`, `component`…) the error is keyed by that argum
 import datetime
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import Count, Max, Q
 from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
@@ -34,12 +35,13 @@ class ReturnResult:
     missing: list[MissingPiece] = field(default_factory=list)
 
 
-def _refuse(message, *, code: str, on: str | None = None, **params) -> None:
+def _refuse(message, *, code: str, on: str | None = None, **params) -> NoReturn:
     error = ValidationError(message, code=code, params=params or None)
     raise ValidationError({on: error}) if on else error
 
 
-def _date(value: datetime.date) -> str:
+def short_date(value: datetime.date) -> str:
+    """A date as the desk's messages give it (the views' messages use it too)."""
     return formats.date_format(value, "SHORT_DATE_FORMAT")
 
 
@@ -69,7 +71,7 @@ def _check_membership(member: Member, today: datetime.date) -> None:
             code="membership_expired",
             on="member",
             family=member.name,
-            date=_date(member.membership_expiry),
+            date=short_date(member.membership_expiry),
         )
     if member.membership_start > today:
         _refuse(
@@ -77,7 +79,7 @@ def _check_membership(member: Member, today: datetime.date) -> None:
             code="membership_not_started",
             on="member",
             family=member.name,
-            date=_date(member.membership_start),
+            date=short_date(member.membership_start),
         )
 
 
@@ -131,7 +133,7 @@ def loan_create(*, copy: Copy, member: Member, staff: AbstractBaseUser) -> Loan:
                 on="copy",
                 game=copy.game.title,
                 barcode=copy.barcode,
-                date=_date(open_loan.due_on),
+                date=short_date(open_loan.due_on),
             )
         _refuse(
             _("« %(game)s » (%(barcode)s) est déjà en prêt chez %(family)s, à rendre le %(date)s."),
@@ -140,7 +142,7 @@ def loan_create(*, copy: Copy, member: Member, staff: AbstractBaseUser) -> Loan:
             game=copy.game.title,
             barcode=copy.barcode,
             family=open_loan.member.name,
-            date=_date(open_loan.due_on),
+            date=short_date(open_loan.due_on),
         )
     if not copy.status_allows_lending:
         _refuse(
@@ -175,7 +177,7 @@ def loan_create(*, copy: Copy, member: Member, staff: AbstractBaseUser) -> Loan:
             game=copy.game.title,
             barcode=copy.barcode,
             family=set_aside.member.name,
-            date=_date(set_aside.ready_until),
+            date=short_date(set_aside.ready_until),
         )
     quota = member.membership_type.loan_quota
     if open_loans["of_member"] >= quota:
@@ -192,24 +194,13 @@ def loan_create(*, copy: Copy, member: Member, staff: AbstractBaseUser) -> Loan:
             type=member.membership_type.name,
         )
 
-    try:
-        loan = Loan.objects.create(
-            copy=copy,
-            member=member,
-            lent_at=now,
-            lent_by=staff,
-            due_on=today + datetime.timedelta(days=member.membership_type.loan_period_days),
-        )
-    except IntegrityError:
-        # Unreachable through this function (the copy row is locked); the constraint is the last guard.
-        # Raising out of the atomic block rolls the whole transaction back.
-        _refuse(
-            _("« %(game)s » (%(barcode)s) est déjà en prêt."),
-            code="already_on_loan",
-            on="copy",
-            game=copy.game.title,
-            barcode=copy.barcode,
-        )
+    loan = Loan.objects.create(
+        copy=copy,
+        member=member,
+        lent_at=now,
+        lent_by=staff,
+        due_on=today + datetime.timedelta(days=member.membership_type.loan_period_days),
+    )
 
     if hold is not None:
         # The family takes the game it reserved: its hold is honoured, and a copy kept for it that it
@@ -225,7 +216,7 @@ def loan_create(*, copy: Copy, member: Member, staff: AbstractBaseUser) -> Loan:
 
 
 @transaction.atomic
-def loan_renew(*, loan: Loan, staff: AbstractBaseUser) -> Loan:
+def loan_renew(*, loan: Loan) -> Loan:
     """Push the due date back by one loan period, if the membership allows and nobody waits for the game."""
     loan = Loan.objects.select_for_update(of=("self",)).select_related("copy__game").get(pk=loan.pk)
     member = Member.objects.select_related("membership_type").get(pk=loan.member_id)
@@ -235,7 +226,7 @@ def loan_renew(*, loan: Loan, staff: AbstractBaseUser) -> Loan:
             _("Ce prêt de « %(game)s » est clôturé : le jeu a été rendu le %(date)s."),
             code="not_on_loan",
             game=game.title,
-            date=_date(timezone.localdate(loan.returned_at)),
+            date=short_date(timezone.localdate(loan.returned_at)),
         )
     _lock_game(game.pk)
     today = timezone.localdate()
@@ -291,7 +282,7 @@ def loan_return(
         _refuse(
             _("Ce prêt est déjà clôturé : l'exemplaire a été rendu le %(date)s."),
             code="not_on_loan",
-            date=_date(timezone.localdate(loan.returned_at)),
+            date=short_date(timezone.localdate(loan.returned_at)),
         )
     copy = _lock_game_and_copy(loan.copy_id)
     game = copy.game
@@ -383,7 +374,7 @@ def missing_piece_recover(*, missing_piece: MissingPiece, staff: AbstractBaseUse
         _refuse(
             _("Cette pièce a déjà été rapportée le %(date)s."),
             code="already_recovered",
-            date=_date(timezone.localdate(piece.recovered_at)),
+            date=short_date(timezone.localdate(piece.recovered_at)),
         )
     now = timezone.now()
     piece.recovered_at = now
@@ -430,7 +421,7 @@ def hold_create(*, game: Game, member: Member, staff: AbstractBaseUser) -> Hold:
     return hold
 
 
-def _hold_close(*, hold: Hold, status: str) -> Hold | None:
+def _hold_close(*, hold: Hold, status: Hold.Status) -> Hold | None:
     """Close an active hold; a copy it kept aside goes to the next family. Returns that family's hold."""
     _lock_game(hold.game_id)
     hold = Hold.objects.select_for_update(of=("self",)).select_related("game").get(pk=hold.pk)
@@ -442,9 +433,7 @@ def _hold_close(*, hold: Hold, status: str) -> Hold | None:
             game=hold.game.title,
             status=hold.get_status_display().lower(),
         )
-    if status == Hold.Status.EXPIRED and (
-        hold.status != Hold.Status.READY or hold.ready_until >= timezone.localdate(now)
-    ):
+    if status == Hold.Status.EXPIRED and not hold.is_past_pickup(timezone.localdate(now)):
         _refuse(
             _("Seule une réservation prête dont le délai de retrait est dépassé peut expirer."),
             code="hold_not_expired",
@@ -461,7 +450,7 @@ def _hold_close(*, hold: Hold, status: str) -> Hold | None:
 
 
 @transaction.atomic
-def hold_cancel(*, hold: Hold, staff: AbstractBaseUser) -> Hold | None:
+def hold_cancel(*, hold: Hold) -> Hold | None:
     """Cancel a hold at the family's request; returns the next family's hold if the copy passes on."""
     return _hold_close(hold=hold, status=Hold.Status.CANCELLED)
 

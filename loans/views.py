@@ -5,11 +5,11 @@ import datetime
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, Subquery
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import formats, timezone
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -20,13 +20,10 @@ from catalogue.models import Copy, Game
 from . import services
 from .forms import HoldForm, LendForm, ReturnForm, ScanForm, add_refusal, copy_for_barcode
 from .models import Hold, Loan, Member, MissingPiece
+from .services import short_date
 
 STATS_MONTHS = 12
 TOP_GAMES = 10
-
-
-def _date(value: datetime.date) -> str:
-    return formats.date_format(value, "SHORT_DATE_FORMAT")
 
 
 def _next_url(request: HttpRequest, default: str) -> str:
@@ -51,7 +48,7 @@ def _announce_hold(request: HttpRequest, hold: Hold | None) -> None:
             "barcode": hold.copy.barcode,
             "family": hold.member.name,
             "card": hold.member.card_barcode,
-            "date": _date(hold.ready_until),
+            "date": short_date(hold.ready_until),
         },
         extra_tags="hold",
     )
@@ -66,7 +63,7 @@ def desk(request: HttpRequest) -> HttpResponse:
     form = ScanForm(request.GET if "code" in request.GET else None)
     context = {"form": form, "families": None, "copy": None}
     if form.is_valid():
-        code = form.cleaned_data["code"].strip()
+        code = form.cleaned_data["code"]
         member = Member.objects.filter(card_barcode__iexact=code).first()
         if member is not None:
             return redirect("loans:member-detail", pk=member.pk)
@@ -99,33 +96,20 @@ def _render_member(
     refusal: ValidationError | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    today = timezone.localdate()
     loans = list(member.loans.open().select_related("copy__game").order_by("due_on", "pk"))
-    waiting_before = (
-        Hold.objects.waiting()
-        .filter(game=OuterRef("game"), position__lte=OuterRef("position"))
-        .order_by()
-        .values("game")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
-    holds = list(
-        member.holds.active().select_related("game", "copy").annotate(queue_rank=Subquery(waiting_before))
-    )
+    holds = list(member.holds.active().select_related("game", "copy").with_queue_rank())
     context = {
         "member": member,
-        "membership_valid": member.membership_is_valid(today),
         "household": list(member.household.all()),
         "loans": loans,
-        "late_count": sum(1 for loan in loans if loan.due_on < today),
-        "quota_left": max(0, member.membership_type.loan_quota - len(loans)),
+        "late_count": sum(loan.is_overdue() for loan in loans),
+        "quota_left": member.quota_left(len(loans)),
         "ready_holds": [hold for hold in holds if hold.status == Hold.Status.READY],
         "waiting_holds": [hold for hold in holds if hold.status == Hold.Status.WAITING],
         "history": member.loans.returned().select_related("copy__game").order_by("-returned_at")[:10],
         "lend_form": lend_form or LendForm(),
         "hold_form": hold_form or HoldForm(),
         "refusal": refusal.messages if refusal else None,
-        "today": today,
     }
     return render(request, "loans/member_detail.html", context, status=status)
 
@@ -152,7 +136,7 @@ def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(
                 request,
                 _("« %(game)s » (%(barcode)s) prêté, à rendre le %(date)s.")
-                % {"game": copy.game.title, "barcode": copy.barcode, "date": _date(loan.due_on)},
+                % {"game": copy.game.title, "barcode": copy.barcode, "date": short_date(loan.due_on)},
             )
             return redirect("loans:member-detail", pk=member.pk)
     return _render_member(request, member, lend_form=form, status=400)
@@ -161,15 +145,15 @@ def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @staff_required
 @require_POST
 def loan_renew(request: HttpRequest, pk: int) -> HttpResponse:
-    loan = get_object_or_404(Loan.objects.select_related("copy__game"), pk=pk)
+    loan = get_object_or_404(Loan, pk=pk)
     try:
-        loan = services.loan_renew(loan=loan, staff=request.user)
+        loan = services.loan_renew(loan=loan)
     except ValidationError as error:
         return _render_member(request, _get_member(loan.member_id), refusal=error, status=400)
     messages.success(
         request,
         _("« %(game)s » prolongé : à rendre le %(date)s.")
-        % {"game": loan.copy.game.title, "date": _date(loan.due_on)},
+        % {"game": loan.copy.game.title, "date": short_date(loan.due_on)},
     )
     return redirect("loans:member-detail", pk=loan.member_id)
 
@@ -199,15 +183,15 @@ def hold_create(request: HttpRequest, pk: int) -> HttpResponse:
 def _queue_rank(hold: Hold) -> int:
     if hold.status != Hold.Status.WAITING:
         return 1
-    return Hold.objects.waiting().filter(game=hold.game_id, position__lte=hold.position).count()
+    return Hold.objects.with_queue_rank().get(pk=hold.pk).queue_rank
 
 
 @staff_required
 @require_POST
 def hold_cancel(request: HttpRequest, pk: int) -> HttpResponse:
-    hold = get_object_or_404(Hold.objects.select_related("game", "member"), pk=pk)
+    hold = get_object_or_404(Hold.objects.select_related("game"), pk=pk)
     try:
-        next_hold = services.hold_cancel(hold=hold, staff=request.user)
+        next_hold = services.hold_cancel(hold=hold)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:
@@ -270,35 +254,27 @@ def loan_return(request: HttpRequest, pk: int) -> HttpResponse:
             % {
                 "game": loan.copy.game.title,
                 "barcode": loan.copy.barcode,
-                "date": _date(timezone.localdate(loan.returned_at)),
+                "date": short_date(timezone.localdate(loan.returned_at)),
             },
         )
         return redirect("loans:return-scan")
-    form = ReturnForm(request.POST or None, loan=loan)
-    if request.method == "POST":
-        if form.is_valid():
-            try:
-                result = services.loan_return(
-                    loan=loan,
-                    staff=request.user,
-                    missing=form.missing(),
-                    recovered=form.recovered(),
-                    playable_anyway=form.cleaned_data["playable_anyway"],
-                )
-            except ValidationError as error:
-                add_refusal(form, error, {})
-            else:
-                _announce_return(request, result)
-                return redirect("loans:return-scan")
-        status = 400
-    else:
-        status = 200
-    return render(
-        request,
-        "loans/loan_return.html",
-        {"loan": loan, "form": form, "late": loan.is_overdue(), "days_late": loan.days_late()},
-        status=status,
-    )
+    form = ReturnForm(request.POST if request.method == "POST" else None, loan=loan)
+    if form.is_valid():
+        try:
+            result = services.loan_return(
+                loan=loan,
+                staff=request.user,
+                missing=form.missing(),
+                recovered=form.recovered(),
+                playable_anyway=form.cleaned_data["playable_anyway"],
+            )
+        except ValidationError as error:
+            add_refusal(form, error, {})
+        else:
+            _announce_return(request, result)
+            return redirect("loans:return-scan")
+    status = 400 if form.is_bound else 200
+    return render(request, "loans/loan_return.html", {"loan": loan, "form": form}, status=status)
 
 
 def _announce_return(request: HttpRequest, result: services.ReturnResult) -> None:
@@ -324,20 +300,14 @@ def _announce_return(request: HttpRequest, result: services.ReturnResult) -> Non
 @staff_required
 @require_GET
 def overdue_list(request: HttpRequest) -> HttpResponse:
-    today = timezone.localdate()
-    loans = list(Loan.objects.overdue(today).for_desk().order_by("due_on", "member__name"))
-    for loan in loans:
-        loan.late_days = (today - loan.due_on).days
+    loans = Loan.objects.overdue().for_desk().order_by("due_on", "member__name")
     return render(request, "loans/overdue_list.html", {"loans": loans})
 
 
 @staff_required
 @require_GET
 def hold_list(request: HttpRequest) -> HttpResponse:
-    today = timezone.localdate()
-    ready = list(Hold.objects.ready().select_related("game", "member", "copy").order_by("ready_until", "pk"))
-    for hold in ready:
-        hold.past_pickup = hold.ready_until < today
+    ready = Hold.objects.ready().select_related("game", "member", "copy").order_by("ready_until", "pk")
     waiting = Hold.objects.waiting().select_related("game", "member").order_by("game__title", "position")
     return render(request, "loans/hold_list.html", {"ready": ready, "waiting": waiting})
 
@@ -408,7 +378,7 @@ def stats(request: HttpRequest) -> HttpResponse:
         .order_by("-loan_count", "title")[:TOP_GAMES]
     )
     never_lent = (
-        Game.objects.filter(Exists(Copy.objects.filter(game=OuterRef("pk"))))
+        Game.objects.with_copies()
         .exclude(Exists(Loan.objects.filter(copy__game=OuterRef("pk"))))
         .annotate(copy_count=Count("copies"))
         .order_by("title")
@@ -441,18 +411,15 @@ def _get_member_for_user(user) -> Member:
 @require_GET
 def account(request: HttpRequest) -> HttpResponse:
     member = _get_member_for_user(request.user)
-    today = timezone.localdate()
     loans = list(member.loans.open().select_related("copy__game").order_by("due_on", "pk"))
     return render(
         request,
         "loans/account.html",
         {
             "member": member,
-            "membership_valid": member.membership_is_valid(today),
             "loans": loans,
-            "quota_left": max(0, member.membership_type.loan_quota - len(loans)),
+            "quota_left": member.quota_left(len(loans)),
             "holds": member.holds.active().select_related("game"),
             "history": member.loans.returned().select_related("copy__game").order_by("-returned_at")[:20],
-            "today": today,
         },
     )

@@ -79,7 +79,7 @@ def test_cancelling_a_ready_hold_passes_the_copy_to_the_next_family(staff_user, 
     first = services.hold_create(game=game, member=make_member("M1"), staff=staff_user)
     second = services.hold_create(game=game, member=make_member("M2"), staff=staff_user)
 
-    next_hold = services.hold_cancel(hold=first, staff=staff_user)
+    next_hold = services.hold_cancel(hold=first)
 
     first.refresh_from_db()
     second.refresh_from_db()
@@ -91,15 +91,15 @@ def test_cancelling_a_ready_hold_passes_the_copy_to_the_next_family(staff_user, 
 def test_cancelling_the_last_ready_hold_puts_the_copy_back_on_the_shelf(staff_user, game):
     copy = make_copy(game, "90476")
     hold = services.hold_create(game=game, member=make_member("M1"), staff=staff_user)
-    assert services.hold_cancel(hold=hold, staff=staff_user) is None
+    assert services.hold_cancel(hold=hold) is None
     assert list(Copy.objects.available()) == [copy]
 
 
 def test_a_closed_hold_cannot_be_cancelled_again(staff_user, game, copy_out):
     hold = services.hold_create(game=game, member=make_member("M1"), staff=staff_user)
-    services.hold_cancel(hold=hold, staff=staff_user)
+    services.hold_cancel(hold=hold)
     with pytest.raises(ValidationError) as excinfo:
-        services.hold_cancel(hold=hold, staff=staff_user)
+        services.hold_cancel(hold=hold)
     assert excinfo.value.code == "hold_closed"
     assert "déjà close (annulée)" in excinfo.value.messages[0]
 

@@ -68,7 +68,7 @@ class Migration(migrations.Migration):
             options={
                 'verbose_name': 'membre du foyer',
                 'verbose_name_plural': 'membres du foyer',
-                'ordering': ['member', 'birth_year', 'first_name'],
+                'ordering': ['member_id', 'birth_year', 'first_name'],
             },
         ),
         migrations.CreateModel(
