@@ -3,12 +3,12 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from catalogue.access import LibrarianAccessMixin
+from catalogue.access import LibrarianAccessMixin, ReadOnlyHistoryMixin
 
 from .models import Revision, RulePage
 
 
-class RevisionInline(LibrarianAccessMixin, admin.TabularInline):
+class RevisionInline(ReadOnlyHistoryMixin, admin.TabularInline):
     """The page's history, read-only: revisions are written through the page editor, never deleted."""
 
     model = Revision
@@ -16,14 +16,7 @@ class RevisionInline(LibrarianAccessMixin, admin.TabularInline):
     readonly_fields = fields
     ordering = ["-number"]
     extra = 0
-    can_delete = False
     show_change_link = True
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
 
 
 @admin.register(RulePage)
@@ -43,22 +36,12 @@ class RulePageAdmin(LibrarianAccessMixin, admin.ModelAdmin):
 
 
 @admin.register(Revision)
-class RevisionAdmin(LibrarianAccessMixin, admin.ModelAdmin):
+class RevisionAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
     list_display = ["page", "number", "author_name", "created_at", "summary"]
     list_filter = ["page"]
     search_fields = ["page__title", "author_name", "summary"]
     list_select_related = ["page"]
     readonly_fields = ["page", "number", "author", "author_name", "created_at", "summary", "content"]
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        # Viewing is allowed (the change page in read-only mode needs the view permission only).
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
 
 from . import declared_admin  # noqa: E402, F401 - registers the declared score sheets' admin

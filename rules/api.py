@@ -1,4 +1,4 @@
-"""The rules API (RULES_API.md): games, their structured pages, setup, score and referee checks.
+"""The rules API (docs/RULES_API.md): games, their structured pages, setup, score and referee checks.
 
 Open to everyone, logged in or not, from the site's own pages or any other client: nothing here
 writes, so there is no authentication (and hence no CSRF check on the POSTs, which only compute).

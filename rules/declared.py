@@ -11,7 +11,7 @@ A declared sheet has no setup calculator and no referee check; its player range 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,11 +26,9 @@ from .engine import Criterion, GameRules, Integer, Line, PlayerRange, ScoredPlay
 from .games import all_games, get_game
 from .models import (
     LINE_UNITS_MAX,
-    LOADER_AUTHOR,
     DeclaredLine,
     DeclaredSheet,
     DeclaredTieBreaker,
-    Revision,
     RulePage,
     Sign,
     Winning,
@@ -64,8 +62,6 @@ class DeclaredTieBreakRule:
 
 class DeclaredRules(GameRules):
     """The GameRules of one declared sheet; built per request, in the reader's language."""
-
-    source = "declared"
 
     def __init__(
         self,
@@ -257,12 +253,7 @@ def declared_sheet_page(*, game: Game, author=None) -> RulePage:
     if page is not None:
         return page
     page = RulePage.objects.create(slug=free_page_slug(game.slug), title=game.title, game=game)
-    if author is None:
-        Revision.objects.create(
-            page=page, number=1, author_name=LOADER_AUTHOR, summary=FIRST_SUMMARY, content=FIRST_TEXT
-        )
-    else:
-        revision_create(page=page, content=FIRST_TEXT, summary=FIRST_SUMMARY, author=author, base_number=0)
+    revision_create(page=page, content=FIRST_TEXT, summary=FIRST_SUMMARY, author=author, base_number=0)
     return page
 
 
@@ -281,8 +272,8 @@ class LineDeclaration:
 def declared_sheet_create(
     *,
     game: Game,
-    lines: list[LineDeclaration],
-    tie_breaks: list[tuple[str, str]] = (),
+    lines: Sequence[LineDeclaration],
+    tie_breaks: Sequence[tuple[str, str]] = (),
     winning: str = Winning.HIGHEST,
     author=None,
 ) -> DeclaredSheet:

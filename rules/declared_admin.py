@@ -21,9 +21,8 @@ from catalogue.models import Game
 from .declared import declared_sheet_page, sheet_refusal
 from .models import DeclaredLine, DeclaredSheet, DeclaredTieBreaker
 
-LINES_PREFIX = (
-    "lines"  # the lines formset's prefix (its foreign key's related name), read by the tie-breakers
-)
+# The lines formset's prefix (its foreign key's related name), read by the tie-breakers.
+LINES_PREFIX = "lines"
 MAX_POSTED_LINES = 200
 DELETE_BOX = forms.CheckboxInput()  # reads a « delete » box as the formset does ("false" is unchecked)
 

@@ -1,15 +1,12 @@
 """Demo declared score sheets: two well-known titles with no coded module, scored by declared lines.
 
-Every game of the demo catalogue (the seed notices and the BGA games) has a coded module, so the demo
-adds two notices of its own, through the catalogue's PMB import (found again by title and author on
-the next run), and gives each a sheet written from the published rules:
+The seed notices and the BGA games all have a coded module, so the demo catalogue (catalogue/demo.py)
+adds two more notices, and this module gives each a sheet written from the published rules:
 
-- Les Aventuriers du Rail (Alan R. Moon, Days of Wonder 2004), 2–5 players, 8+, 30–60 min (box;
-  fetedujeu.org, letraindemanu.fr): a route of 1, 2, 3, 4, 5 or 6 wagons scores 1, 2, 4, 7, 10 or 15;
+- Les Aventuriers du Rail: a route of 1, 2, 3, 4, 5 or 6 wagons scores 1, 2, 4, 7, 10 or 15;
   a completed Destination card adds its value, a failed one takes it away; the longest continuous path
   scores 10 (every tied player). Tie: the most Destination cards completed, then the longest path card.
-- 6 qui prend ! (Wolfgang Kramer, Amigo 1994, French edition Gigamic), 2–10 players, 10+, 45 min
-  (ludikamis.fr, mamaneveille.com): the fewest bull heads wins; a card ending in 5 has 2 heads, in 0
+- 6 qui prend !: the fewest bull heads wins; a card ending in 5 has 2 heads, in 0
   three, a double number (11, 22…) five, the 55 seven, every other card one. No tie-breaker: shared.
 """
 
@@ -17,44 +14,14 @@ from __future__ import annotations
 
 from django.core.management.base import OutputWrapper
 
-from catalogue.pmb import PmbAuthor, PmbCategory, PmbNotice, PmbPublisher
-from catalogue.services import game_import_from_pmb
+from catalogue.models import Game
 
 from .declared import LineDeclaration, declared_sheet_create
 from .models import DeclaredSheet, Sign, Winning
 
-STRATEGY = PmbCategory(code="A 406", label="jeu de stratégie", family="jeu de règles")
-CHANCE = PmbCategory(code="A 407", label="jeu de hasard", family="jeu de règles")
-
-
-def _notice(title, author, publisher, players, age, minutes, category, tags) -> PmbNotice:
-    return PmbNotice(
-        title=title,
-        source="rules/declared_demo.py",
-        authors=[PmbAuthor(name=author, role="Auteur")],
-        publishers=[PmbPublisher(name=publisher)],
-        players_min=players[0],
-        players_max=players[1],
-        age_min=age,
-        age_max=99,
-        duration_minutes=minutes,
-        category=category,
-        tags=tags,
-    )
-
-
 DEMO_SHEETS = [
     {
-        "notice": _notice(
-            "Les Aventuriers du Rail",
-            "Alan R. Moon",
-            "Days of Wonder",
-            (2, 5),
-            8,
-            60,
-            STRATEGY,
-            ["Parcours", "Cartes"],
-        ),
+        "title": "Les Aventuriers du Rail",
         "winning": Winning.HIGHEST,
         "lines": [
             LineDeclaration("routes_1", "Routes de 1 wagon", 1),
@@ -72,7 +39,7 @@ DEMO_SHEETS = [
         "tie_breaks": [("cartes_reussies", Winning.HIGHEST), ("plus_long_chemin", Winning.HIGHEST)],
     },
     {
-        "notice": _notice("6 qui prend !", "Wolfgang Kramer", "Gigamic", (2, 10), 10, 45, CHANCE, ["Cartes"]),
+        "title": "6 qui prend !",
         "winning": Winning.LOWEST,
         "lines": [
             LineDeclaration("tete_1", "Cartes à 1 tête", 1),
@@ -87,9 +54,9 @@ DEMO_SHEETS = [
 
 
 def load(*, stdout: OutputWrapper) -> None:
-    """Add the two notices and their declared sheets; safe to run again (an existing sheet is kept)."""
+    """Give the two demo notices their declared sheets; safe to run again (an existing sheet is kept)."""
     for demo in DEMO_SHEETS:
-        game = game_import_from_pmb(notice=demo["notice"]).game
+        game = Game.objects.get(title=demo["title"])
         if DeclaredSheet.objects.filter(page__game=game).exists():
             stdout.write(f"{game.title}: declared score sheet already there")
             continue

@@ -7,7 +7,6 @@ put back on the inputs they name. Nothing of a game's rules is checked twice.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlencode
@@ -17,6 +16,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from .engine import Field, GameRules, InvalidInput, SetupResult
+from .engine.fields import join_path
 from .inputs import (
     FormData,
     Grid,
@@ -24,7 +24,6 @@ from .inputs import (
     Option,
     build_fields,
     error_messages,
-    join,
     make_grid,
     make_input,
     place_errors,
@@ -224,7 +223,7 @@ class CheckForm(EngineForm):
                 anchors.add(control.name)
                 if isinstance(control, Grid):
                     anchors |= {cell.name for row in control.rows for cell in row}
-                    anchors |= {join(control.name, index) for index in range(len(control.rows))}
+                    anchors |= {join_path(control.name, index) for index in range(len(control.rows))}
             self.fail(invalid, anchors, {control.name: control.label for control in self.controls})
             self.attach(self.variants, *self.controls)
             for control in self.controls:
@@ -232,7 +231,7 @@ class CheckForm(EngineForm):
                     row_errors = [
                         message
                         for index in range(len(control.rows))
-                        for message in self.placed.get(join(control.name, index), [])
+                        for message in self.placed.get(join_path(control.name, index), [])
                     ]
                     control.errors = self.placed.get(control.name, []) + row_errors
             return False
@@ -258,9 +257,8 @@ def check_display(game: GameRules, form: CheckForm) -> dict | None:
     result = form.result
     if result is None:
         return None
-    module = sys.modules.get(type(game).__module__)
-    # A game module may name the values of its `shared` vocabulary (Quarto: "tall" → « hautes »).
-    shared_labels = getattr(module, "SHARED_LABELS", {})
+    # A game may name the words of its result (Quarto's `shared`: "tall" → « hautes »).
+    shared_labels = game.check_labels
     verdicts = [
         (game.title if key == game.slug else key.replace("_", " ").capitalize(), value)
         for key, value in result.items()

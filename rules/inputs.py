@@ -21,10 +21,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.utils.translation import get_language, gettext, ngettext
+from django.utils.translation import gettext, ngettext
 
 from .engine import Boolean, Choice, Field, Group, Integer, InvalidInput, ListOf
-from .engine.fields import MISSING
+from .engine.fields import MISSING, join_path
 from .engine.text import render
 
 OMIT = object()
@@ -34,26 +34,22 @@ SELECT_MAX = 40  # an integer range up to this many values is a select in a grid
 NUMBERS = re.compile(r"[\s,;]+")
 
 
-def join(prefix: str, name: str | int) -> str:
-    return f"{prefix}.{name}" if prefix else str(name)
-
-
 # --- engine texts in the reader's language ---------------------------------------------------------
 
 
-def plural(singular: str, plural_form: str, count: int) -> str:
-    """Django's ngettext, except in French, the source language, which has no catalogue of its own:
-    there Django would fall back to the English rule (« 0 points »); French says « 0 point »."""
-    if (get_language() or "fr").split("-")[0] == "fr":
-        return singular if abs(count) <= 1 else plural_form
-    return ngettext(singular, plural_form, count)
+def translate(label: str) -> str:
+    """A declared label (a field's, a variant's) in the active language."""
+    return gettext(label) if label else ""
 
 
 def render_text(value: Any) -> str:
-    """An engine Text (or Label, NameList, Sentences) in the active language; a plain label is translated."""
+    """An engine Text (or Label, NameList, Sentences) in the active language; a plain label is translated.
+
+    French plurals (« 0 point ») come from locale/fr, like every plural of the site.
+    """
     if isinstance(value, str):
-        return gettext(value) if value else ""
-    return render(value, gettext, plural)
+        return translate(value)
+    return render(value, gettext, ngettext)
 
 
 def error_messages(invalid: InvalidInput) -> dict[str, list[str]]:
@@ -78,7 +74,7 @@ def plan(declared: Field) -> dict:
             "fields": [[member.name, plan(member)] for member in declared.fields],
             # Left blank, the group is left out when the engine has a default for it (Biblios' optional
             # categories, dice on 3); otherwise it is sent empty so each missing member is named.
-            "omit": not (declared.required and any(member.required for member in declared.fields)),
+            "omit": not declared.required,
         }
     if isinstance(declared, ListOf):
         if isinstance(declared.item, Choice):
@@ -115,7 +111,7 @@ def plans(fields: Iterable[Field]) -> list:
 
 
 class FormData:
-    """A QueryDict (or plain dict) seen as the browser's FormData: get, getlist, has."""
+    """A QueryDict (or plain dict) seen as the browser's FormData: get, getlist."""
 
     def __init__(self, data: Mapping):
         self.data = data
@@ -132,12 +128,9 @@ class FormData:
             return []
         return list(value) if isinstance(value, list | tuple) else [value]
 
-    def has(self, name: str) -> bool:
-        return name in self.data
-
 
 def slot_count(data: FormData, path: str) -> int:
-    raw = data.get(join(path, SLOTS)).strip()
+    raw = data.get(join_path(path, SLOTS)).strip()
     return min(int(raw), 200) if re.fullmatch(r"[0-9]{1,6}", raw) else 0
 
 
@@ -164,7 +157,7 @@ def build(node: dict, data: FormData, path: str, *, in_list: bool = False) -> tu
         value: dict = {}
         blank = True
         for name, member in node["fields"]:
-            member_value, member_blank = build(member, data, join(path, name))
+            member_value, member_blank = build(member, data, join_path(path, name))
             if member_value is not OMIT:
                 value[name] = member_value
             blank = blank and member_blank
@@ -173,7 +166,7 @@ def build(node: dict, data: FormData, path: str, *, in_list: bool = False) -> tu
         return value, blank
     if kind == "list":
         slots = [
-            build(node["item"], data, join(path, index), in_list=True)
+            build(node["item"], data, join_path(path, index), in_list=True)
             for index in range(slot_count(data, path))
         ]
         while len(slots) > node["min"] and slots[-1][1]:
@@ -187,7 +180,7 @@ def build(node: dict, data: FormData, path: str, *, in_list: bool = False) -> tu
         for row in range(node["rows"]):
             cells = []
             for column in range(node["cols"]):
-                raw = data.get(join(path, f"{row}.{column}")).strip()
+                raw = data.get(join_path(path, f"{row}.{column}")).strip()
                 if raw:
                     blank = False
                     cells.append(int(raw) if re.fullmatch(r"-?[0-9]{1,15}", raw) else raw)
@@ -252,10 +245,6 @@ class Grid:
     label: str
     rows: list[list[Input]]
     errors: list[str] = field(default_factory=list)
-
-
-def translate(label: str) -> str:
-    return gettext(label) if label else ""
 
 
 def initial_text(declared: Field) -> str:
@@ -326,7 +315,7 @@ def make_grid(declared: Field, name: str, data: FormData | None) -> Grid:
     for row in range(rows):
         cells = []
         for column in range(columns):
-            cell_name = join(name, f"{row}.{column}")
+            cell_name = join_path(name, f"{row}.{column}")
             current = data.get(cell_name) if data else ""
             control = Input(
                 name=cell_name,
@@ -348,7 +337,9 @@ def leaves(declared: Field, name: str, data: FormData | None, trail: tuple[str, 
     if isinstance(declared, Group):
         found = []
         for member in declared.fields:
-            found.extend(leaves(member, join(name, member.name), data, (*trail, translate(member.label))))
+            found.extend(
+                leaves(member, join_path(name, member.name), data, (*trail, translate(member.label)))
+            )
         return found
     return [make_input(declared, name, data, label=" › ".join(trail) if trail else None, prefill=False)]
 

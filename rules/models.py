@@ -79,7 +79,7 @@ class Revision(models.Model):
     objects = RevisionQuerySet.as_manager()
 
     class Meta:
-        ordering = ["page", "number"]
+        ordering = ["page_id", "number"]
         verbose_name = _("version")
         verbose_name_plural = _("versions")
         constraints = [
@@ -233,7 +233,7 @@ class DeclaredLine(models.Model):
     )
 
     class Meta:
-        ordering = ["sheet", "position", "pk"]
+        ordering = ["sheet_id", "position", "pk"]
         verbose_name = _("ligne de score")
         verbose_name_plural = _("lignes de score")
         constraints = [
@@ -284,7 +284,7 @@ class DeclaredTieBreaker(models.Model):
     winning = models.CharField(_("gagne"), max_length=10, choices=Winning, default=Winning.HIGHEST)
 
     class Meta:
-        ordering = ["sheet", "position", "pk"]
+        ordering = ["sheet_id", "position", "pk"]
         verbose_name = _("départage")
         verbose_name_plural = _("départages")
         constraints = [

@@ -1,4 +1,4 @@
-"""The rules API's JSON shapes (RULES_API.md), built from GameRules and engine results.
+"""The rules API's JSON shapes (docs/RULES_API.md), built from GameRules and engine results.
 
 The engine's objects are not models: each serializer reads a plain dict made by the functions below,
 and documents the shape in the OpenAPI schema. Engine Texts are rendered in the request's language.
@@ -70,7 +70,7 @@ class SetupResultSerializer(serializers.Serializer):
     components = SetupComponentSerializer(many=True)
     steps = StepSerializer(many=True)
     values = serializers.JSONField(
-        help_text="machine-readable numbers of this setup (RULES_API.md, per game)"
+        help_text="machine-readable numbers of this setup (docs/RULES_API.md, per game)"
     )
 
 

@@ -13,7 +13,6 @@ from pathlib import Path
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from catalogue.models import Game
@@ -47,7 +46,9 @@ def all_game_rules() -> list[GameRules]:
 
 
 def author_name_for(user) -> str:
-    """The name a revision keeps for its author, even if the account goes away."""
+    """The name a revision keeps for its author, even if the account goes away (no user: the loader)."""
+    if user is None:
+        return LOADER_AUTHOR
     return (user.get_full_name() or user.get_username())[:150]
 
 
@@ -56,6 +57,8 @@ def revision_create(
     *, page: RulePage, content: str, summary: str, author, base_number: int | None
 ) -> Revision:
     """Save the page's next revision; refuse if someone saved since `base_number` was read, or if nothing changed.
+
+    `author` None: written by the site itself (« Ludothèque »), like the fixtures loader's revisions.
 
     The page row is locked for the transaction, so two simultaneous saves are numbered one after
     the other and the second one sees the first.
@@ -201,37 +204,27 @@ def rule_page_load(*, wiki: WikiFile, title: str) -> list[str]:
     page, created = RulePage.objects.select_for_update().get_or_create(
         slug=wiki.slug, defaults={"title": title, "game": _free(notice)}
     )
-    if created:
+    content = normalise_content(wiki.body)
+    current = None if created else page.revisions.order_by("-number").first()
+    # An imported history (rules/wiki_import.py) is followed by the page file, like the loader's own text.
+    followed = current is not None and (current.by_loader or current.imported)
+    if current is None or (followed and current.content != content):
         Revision.objects.create(
             page=page,
-            number=1,
+            number=current.number + 1 if current else 1,
             author_name=LOADER_AUTHOR,
             summary=wiki.summary[:500],
-            content=normalise_content(wiki.body),
-            created_at=timezone.now(),
+            content=content,
         )
-        actions.append("created")
+        actions.append("created" if created else "updated")
+    elif followed:
+        actions.append("unchanged")
     else:
-        current = page.revisions.order_by("-number").first()
-        # An imported history (rules/wiki_import.py) is followed by the page file, like the loader's own text.
-        followed = current is not None and (current.by_loader or current.imported)
-        if current is None or (followed and current.content != normalise_content(wiki.body)):
-            Revision.objects.create(
-                page=page,
-                number=(current.number if current else 0) + 1,
-                author_name=LOADER_AUTHOR,
-                summary=wiki.summary[:500],
-                content=normalise_content(wiki.body),
-            )
-            actions.append("updated")
-        elif followed:
-            actions.append("unchanged")
-        else:
-            actions.append("kept")
-        if page.game_id is None and _free(notice) is not None:
-            page.game = notice
-            page.save(update_fields=["game"])
-            actions.append("linked")
+        actions.append("kept")
+    if not created and page.game_id is None and _free(notice) is not None:
+        page.game = notice
+        page.save(update_fields=["game"])
+        actions.append("linked")
     if page.game_id is None and wiki.notice:
         actions.append("missing_notice")
     return actions

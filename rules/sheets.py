@@ -14,7 +14,7 @@ from typing import Any
 from django.utils.translation import gettext
 
 from .engine import GameRules, InvalidInput, ScoreResult
-from .engine.fields import Errors
+from .engine.fields import Errors, join_path
 from .forms import (
     MAX_SHEET_PLAYERS,
     EngineForm,
@@ -29,7 +29,6 @@ from .inputs import (
     FormData,
     Input,
     build_fields,
-    join,
     leaves,
     make_input,
     plan,
@@ -155,7 +154,7 @@ class ScoreSheetForm(EngineForm):
         if self.data is None:
             count = INITIAL_SLOTS
         else:
-            count = max(slot_count(self.data, join(base, relative)) for base in bases)
+            count = max(slot_count(self.data, join_path(base, relative)) for base in bases)
             if self.more == relative:
                 count += 1
         return max(declared.min_items, min(count, high))
@@ -163,10 +162,10 @@ class ScoreSheetForm(EngineForm):
     def _rows(self, fields, bases: list[str], relative: str = "", depth: int = 0) -> list[Row]:
         rows: list[Row] = []
         for declared in fields:
-            here = join(relative, declared.name)
+            here = join_path(relative, declared.name)
             node = plan(declared)
             label, help_text = translate(declared.label), translate(declared.help)
-            paths = [join(base, here) for base in bases]
+            paths = [join_path(base, here) for base in bases]
             self.anchors.update(paths)
             for base, path in zip(bases, paths, strict=True):
                 self.labels[path] = " › ".join(filter(None, [self.labels.get(base, ""), label]))
@@ -176,11 +175,11 @@ class ScoreSheetForm(EngineForm):
             elif node["t"] == "list":
                 count = self._slots(declared, bases, here)
                 high = declared.max_items if declared.max_items is not None else MAX_SLOTS
-                cells = [Cell(path, hidden=[(join(path, SLOTS), str(count))]) for path in paths]
+                cells = [Cell(path, hidden=[(join_path(path, SLOTS), str(count))]) for path in paths]
                 rows.append(Row("list", label, cells, help_text, depth, more=here if count < high else ""))
                 item_label = translate(declared.item.label) or label
                 for slot in range(count):
-                    slot_paths = [join(path, slot) for path in paths]
+                    slot_paths = [join_path(path, slot) for path in paths]
                     self.anchors.update(slot_paths)
                     for path, slot_path in zip(paths, slot_paths, strict=True):
                         self.labels[slot_path] = f"{self.labels[path]} {slot + 1}"

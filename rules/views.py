@@ -38,6 +38,11 @@ SYNTAX_EXAMPLES = (
     '{| class="wikitable"\n! Joueurs !! Cartes\n|-\n| 2 || 21\n|-\n| 3 || 12\n|}',
     "[https://www.example.org un lien]",
 )
+MISSING_FEATURE = {
+    "setup": gettext_lazy("Ce jeu n'a pas de calculateur de mise en place."),
+    "score": gettext_lazy("Ce jeu n'a pas de feuille de score."),
+    "check": gettext_lazy("Ce jeu n'a pas de contrôle d'arbitrage."),
+}
 FEATURE_LABELS = {
     "setup": gettext_lazy("Calculateur de mise en place"),
     "score": gettext_lazy("Feuille de score"),
@@ -54,15 +59,23 @@ def players_text(game: GameRules) -> str:
     return _("%(min)s à %(max)s joueurs") % {"min": low, "max": high}
 
 
-def _get_rules_or_404(slug: str) -> GameRules:
+def _get_rules_or_404(slug: str, feature: str) -> GameRules:
+    """The game's rules, if it has this executable part (`setup`, `score`, `check`)."""
     rules = game_rules(slug)
     if rules is None:
         raise Http404(_("Aucun jeu ne porte cet identifiant."))
+    if feature not in rules.features:
+        raise Http404(MISSING_FEATURE[feature])
     return rules
 
 
+def _with_notice() -> Prefetch:
+    """A page's catalogue notice with its copies' availability, as the rules pages show it."""
+    return Prefetch("game", queryset=Game.objects.with_availability().only("pk", "slug", "title"))
+
+
 def _get_page_or_404(slug: str) -> RulePage:
-    return get_object_or_404(RulePage.objects.select_related("game"), slug=slug)
+    return get_object_or_404(RulePage, slug=slug)
 
 
 def _game_context(rules: GameRules, slug: str) -> dict:
@@ -81,12 +94,7 @@ def _game_context(rules: GameRules, slug: str) -> dict:
 
 @require_GET
 def page_list(request: HttpRequest) -> HttpResponse:
-    pages = {
-        page.slug: page
-        for page in RulePage.objects.prefetch_related(
-            Prefetch("game", queryset=Game.objects.with_availability().only("pk", "slug", "title"))
-        )
-    }
+    pages = {page.slug: page for page in RulePage.objects.prefetch_related(_with_notice())}
     entries = []
     for rules in all_game_rules():
         page = pages.pop(rules.slug, None)
@@ -149,14 +157,11 @@ def _place_tools(sections: list, tools: dict) -> tuple[list[dict], list[str]]:
 
 @require_GET
 def page_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    page = RulePage.objects.select_related("game").filter(slug=slug).first()
+    page = RulePage.objects.prefetch_related(_with_notice()).filter(slug=slug).first()
     rules = game_rules(slug)
     if page is None and rules is None:
         raise Http404(_("Aucune page de règles ne porte cet identifiant."))
     revision = page.current_revision if page else None
-    notice = None
-    if page and page.game_id:
-        notice = Game.objects.with_availability().only("pk", "slug", "title").get(pk=page.game_id)
     tools = _tools(rules, slug)
     sections, leftover = _place_tools(split_sections(revision.content) if revision else [], tools)
     context = {
@@ -166,7 +171,7 @@ def page_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "title": page.title if page else rules.title,
         "players_text": players_text(rules) if rules else "",
         "revision": revision,
-        "notice": notice,
+        "notice": page.game if page else None,
         "sections": sections,
         "leftover_tools": leftover,
         "tools": tools,
@@ -179,9 +184,7 @@ def page_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _setup(request: HttpRequest, slug: str, template: str) -> HttpResponse:
-    rules = _get_rules_or_404(slug)
-    if "setup" not in rules.features:
-        raise Http404(_("Ce jeu n'a pas de calculateur de mise en place."))
+    rules = _get_rules_or_404(slug, "setup")
     form = SetupForm(rules, request.GET)
     valid = form.is_valid()
     status = 200 if valid or not form.bound else 400
@@ -202,16 +205,9 @@ def setup_print(request: HttpRequest, slug: str) -> HttpResponse:
 # --- score sheet -----------------------------------------------------------------------------------
 
 
-def _score_rules_or_404(slug: str) -> GameRules:
-    rules = _get_rules_or_404(slug)
-    if "score" not in rules.features:
-        raise Http404(_("Ce jeu n'a pas de feuille de score."))
-    return rules
-
-
 @require_http_methods(["GET", "POST"])
 def score_sheet(request: HttpRequest, slug: str) -> HttpResponse:
-    rules = _score_rules_or_404(slug)
+    rules = _get_rules_or_404(slug, "score")
     posted = request.method == "POST"
     choice = SheetChoiceForm(rules, request.POST if posted else request.GET)
     context = {**_game_context(rules, slug), "choice": choice, "form": None, "display": None}
@@ -252,7 +248,7 @@ def _sheet_query(data: QueryDict) -> str:
 @require_GET
 def score_pad(request: HttpRequest, slug: str) -> HttpResponse:
     """A blank pad to print: the score lines as rows, N empty player columns, the tie-break rule."""
-    rules = _score_rules_or_404(slug)
+    rules = _get_rules_or_404(slug, "score")
     choice = SheetChoiceForm(rules, request.GET)
     context = {**_game_context(rules, slug), "choice": choice}
     if not choice.is_valid():
@@ -268,7 +264,7 @@ def score_pad(request: HttpRequest, slug: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def score_print(request: HttpRequest, slug: str) -> HttpResponse:
     """A filled sheet to print: the same posted sheet (or its bookmarkable query), scored again."""
-    rules = _score_rules_or_404(slug)
+    rules = _get_rules_or_404(slug, "score")
     data = request.POST if request.method == "POST" else request.GET
     choice = SheetChoiceForm(rules, data)
     context = {**_game_context(rules, slug), "choice": choice, "form": None, "display": None}
@@ -288,9 +284,7 @@ def score_print(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def check(request: HttpRequest, slug: str) -> HttpResponse:
-    rules = _get_rules_or_404(slug)
-    if "check" not in rules.features:
-        raise Http404(_("Ce jeu n'a pas de contrôle d'arbitrage."))
+    rules = _get_rules_or_404(slug, "check")
     form = CheckForm(rules, request.POST if request.method == "POST" else None)
     status = 200
     if request.method == "POST" and not form.is_valid():

@@ -28,7 +28,7 @@ from django.db import transaction
 
 from .games import all_games
 from .models import Revision, RulePage
-from .services import WIKI_HISTORY, normalise_content
+from .services import normalise_content
 
 # What an imported revision's `imported_from` says before the wiki page's title.
 SOURCE_PREFIX = "wiki BGA (fr) : "
@@ -152,7 +152,7 @@ class HistoryReport:
         return out
 
 
-def wiki_history_import(*, path: Path = WIKI_HISTORY) -> HistoryReport:
+def wiki_history_import(*, path: Path) -> HistoryReport:
     """Import every game-help page of a contributions file as the first revisions of its rules page.
 
     Safe to run again: a revision already imported (same wiki page, same time) is not added twice,

@@ -1,6 +1,8 @@
 """Shared people and tools for the test suite: a staff member, an outsider, a real browser."""
 
 import os
+import re
+from html import unescape
 from io import BytesIO
 
 import pytest
@@ -61,6 +63,12 @@ def page(browser):
     tab = context.new_page()
     yield tab
     context.close()
+
+
+def text_of(response) -> str:
+    """What a reader sees: the page's text without scripts, styles or tags, entities decoded, spaces collapsed."""
+    html = re.sub(r"<(script|style)\b.*?</\1>", " ", response.content.decode(), flags=re.DOTALL)
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
 
 
 def pdf_page_count(pdf: bytes) -> int:

@@ -2,7 +2,6 @@
 
 import json
 import re
-from html import unescape
 
 import pytest
 from django.db import IntegrityError, connection, transaction
@@ -26,7 +25,7 @@ from rules.declared import (
 from rules.engine import PlayerRange
 from rules.models import DeclaredLine, DeclaredSheet, DeclaredTieBreaker, Revision, RulePage, Sign, Winning
 from rules.services import all_game_rules, game_rules
-from tests.conftest import pdf_page_count
+from tests.conftest import pdf_page_count, text_of
 
 SLUG = "les-aventuriers-du-rail"
 # Les Aventuriers du Rail as a librarian declares it: (label, key, points, sign, max units).
@@ -55,12 +54,6 @@ EXPLANATION = (
     "Alice et Bruno sont à égalité avec 64 points. "
     "Départage par « Plus long chemin continu » (le plus) : Alice l'emporte (1 contre 0)."
 )
-
-
-def text_of(response) -> str:
-    """What a reader sees: the page's text without tags, entities decoded, spaces collapsed."""
-    html = re.sub(r"<script.*?</script>", " ", response.content.decode(), flags=re.DOTALL)
-    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
 
 
 def admin_data(game=None, lines=TICKET_TO_RIDE, tie_breaks=TIE_BREAKS, winning="highest", **changes) -> dict:

@@ -1,7 +1,6 @@
 """Editing a rules page: staff only, each save a new numbered revision, history, diffs; nothing is lost."""
 
 import re
-from html import unescape
 
 import pytest
 from django.contrib.admin.sites import site as admin_site
@@ -13,6 +12,7 @@ from django.urls import reverse
 
 from rules.models import LOADER_AUTHOR, Revision, RulePage
 from rules.services import revision_create
+from tests.conftest import text_of
 
 pytestmark = pytest.mark.django_db
 
@@ -26,11 +26,6 @@ def page(db) -> RulePage:
         page=page, number=1, author_name=LOADER_AUTHOR, summary="Rédaction initiale", content=FIRST
     )
     return page
-
-
-def text_of(response) -> str:
-    html = re.sub(r"<script.*?</script>", " ", response.content.decode(), flags=re.DOTALL)
-    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
 
 
 def edit_url(page) -> str:

@@ -1,4 +1,4 @@
-"""The rules API (RULES_API.md): shapes, values, errors in French and English, and never a 500."""
+"""The rules API (docs/RULES_API.md): shapes, values, errors in French and English, and never a 500."""
 
 import json
 

@@ -13,6 +13,7 @@ from django.utils.translation import gettext
 from catalogue.models import Copy, Game, Location
 from rules.games import all_games
 from rules.models import LOADER_AUTHOR, Revision, RulePage
+from tests.conftest import text_of
 
 pytestmark = pytest.mark.django_db
 
@@ -43,13 +44,6 @@ def notice(db) -> Game:
     Copy.objects.create(game=game, cote="STE", barcode="90901", location=site)
     Copy.objects.create(game=game, cote="STE", barcode="90902", location=site, status=Copy.Status.IN_REPAIR)
     return game
-
-
-def text_of(response) -> str:
-    """What a reader sees: the page's text without tags, entities decoded, spaces collapsed."""
-    html = response.content.decode()
-    html = re.sub(r"<script.*?</script>", " ", html, flags=re.DOTALL)
-    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
 
 
 # --- the list ----------------------------------------------------------------------------------------

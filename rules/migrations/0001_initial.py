@@ -45,7 +45,7 @@ class Migration(migrations.Migration):
             options={
                 'verbose_name': 'ligne de score',
                 'verbose_name_plural': 'lignes de score',
-                'ordering': ['sheet', 'position', 'pk'],
+                'ordering': ['sheet_id', 'position', 'pk'],
             },
         ),
         migrations.CreateModel(
@@ -60,7 +60,7 @@ class Migration(migrations.Migration):
             options={
                 'verbose_name': 'départage',
                 'verbose_name_plural': 'départages',
-                'ordering': ['sheet', 'position', 'pk'],
+                'ordering': ['sheet_id', 'position', 'pk'],
             },
         ),
         migrations.CreateModel(
@@ -94,7 +94,7 @@ class Migration(migrations.Migration):
             options={
                 'verbose_name': 'version',
                 'verbose_name_plural': 'versions',
-                'ordering': ['page', 'number'],
+                'ordering': ['page_id', 'number'],
             },
         ),
         migrations.AddField(

@@ -4,6 +4,7 @@ from django import template
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from catalogue.access import is_librarian
 from rules.games import get_game
 from rules.models import DeclaredSheet, RulePage
 
@@ -13,9 +14,7 @@ register = template.Library()
 @register.inclusion_tag("rules/includes/declared_sheet_link.html", takes_context=True)
 def declared_sheet_link(context, page: RulePage) -> dict:
     """Staff: edit the page's declared sheet, or declare one when the page's notice has no coded rules."""
-    request = context.get("request")
-    user = getattr(request, "user", None)
-    if user is None or not (user.is_active and user.is_staff):
+    if not is_librarian(context["request"].user):
         return {"link": None}
     sheet = DeclaredSheet.objects.filter(page=page).only("pk").first()
     if sheet is not None:
