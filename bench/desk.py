@@ -310,7 +310,8 @@ def main() -> None:
         sys.exit("Set DATABASE_URL=postgres://…/ludo_deskbench (PostgreSQL, a name containing 'bench').")
 
     recreate_database(url)
-    env = os.environ | {
+    # Settings for this process (seed() sets Django up) and the commands it starts.
+    os.environ |= {
         "DEBUG": "false",
         "SECRET_KEY": "desk-benchmark-only-not-a-secret",
         "ALLOWED_HOSTS": "127.0.0.1",
@@ -321,8 +322,7 @@ def main() -> None:
         # No collectstatic for an API benchmark: silence whitenoise about the missing directory.
         "PYTHONWARNINGS": "ignore:No directory at",
     }
-    os.environ.update(env)
-    subprocess.run([PYTHON, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    subprocess.run([PYTHON, "manage.py", "migrate", "-v0"], cwd=ROOT, check=True)
     # The first checkouts of every client warm the server up; they are checked but not timed.
     per_client = -(-args.workers * args.threads * WARMUP_PER_WORKER // args.clients)
     warmups = per_client * args.clients
@@ -335,7 +335,7 @@ def main() -> None:
     command += ["--workers", str(args.workers), "--log-level", "warning"]
     if args.threads > 1:
         command += ["--threads", str(args.threads)]
-    gunicorn = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
+    gunicorn = subprocess.Popen(command, cwd=ROOT, start_new_session=True)
     try:
         wait_for_port(args.port)
         _, warm_statuses, _ = asyncio.run(drive(args.port, warm_plans, 0))

@@ -203,13 +203,13 @@ def main() -> None:
             status, body = get(connection, f"/api/games/?tri=titre&page={min(page, max(1, total // 20))}")
             slugs += [game["slug"] for game in json.loads(body)["results"]]
         rng = random.Random(args.seed)
+        kinds = args.kinds.split(",") if args.kinds else None
         for kind, path in make_requests(rng, args.warmup, slugs):
-            if not args.kinds or kind in args.kinds.split(","):
+            if not kinds or kind in kinds:
                 get(connection, path)
         timings: dict[str, list[float]] = {}
         slowest: list[tuple[float, str]] = []
         results: dict[str, list[tuple[int, bool]]] = {}
-        kinds = args.kinds.split(",") if args.kinds else None
         for kind, path in make_requests(rng, args.requests, slugs):
             if kinds and kind not in kinds:
                 continue

@@ -1,6 +1,7 @@
 """Root URLs and the API router."""
 
 from django.conf import settings
+from django.conf.urls.static import static
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
@@ -32,9 +33,6 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include(router.urls)),
+    # Uploaded documents, served by runserver in DEBUG only (static() is empty otherwise).
+    *static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT),
 ]
-
-if settings.DEBUG:
-    from django.conf.urls.static import static
-
-    urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)

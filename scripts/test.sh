@@ -6,12 +6,12 @@ cd "$(dirname "$0")/.."
 make_venv requirements-dev.txt
 
 if [ ! -x /usr/bin/chromium ]; then
-    as_root apt-get install -y chromium
+    apt_install chromium
 fi
 
 if [ -z "${DATABASE_URL:-}" ]; then
     if ! .venv/bin/python -c "import socket; socket.create_connection(('127.0.0.1', 5432), 2)" 2>/dev/null; then
-        as_root apt-get install -y postgresql
+        apt_install postgresql
         as_root pg_ctlcluster "$(ls /etc/postgresql)" main start || true
         as_root su postgres -c "psql -c \"ALTER USER postgres PASSWORD 'ludotheque'\""
     fi

@@ -1,8 +1,15 @@
-# Sourced by demo.sh and test.sh: find a Python ≥ 3.12 (Django 6.1's floor), make .venv, install $1.
+# Sourced by demo.sh and test.sh: find a Python ≥ 3.12 (Django 6.1's floor), make .venv, install $1;
+# apt_install for the Debian packages they need.
 set -eu
 
 as_root() {
     if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+apt_install() {
+    # A fresh Debian has no package lists yet; nothing must stop to ask a question.
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@"
 }
 
 find_python() {
@@ -23,7 +30,7 @@ make_venv() {
         if ! "$python" -m venv .venv 2>/dev/null; then
             # Debian ships venv apart from the interpreter.
             rm -rf .venv
-            as_root apt-get install -y "python3-venv" "$(basename "$python")-venv" || as_root apt-get install -y python3-venv
+            apt_install python3-venv "$(basename "$python")-venv" || apt_install python3-venv
             "$python" -m venv .venv
         fi
     fi

@@ -3,6 +3,8 @@
 import pytest
 from django.urls import reverse
 
+from tests.conftest import pdf_page_count
+
 pytestmark = pytest.mark.django_db
 
 
@@ -44,8 +46,7 @@ def test_a_page_that_does_not_exist_answers_404(client):
     assert client.get("/nulle-part/").status_code == 404
 
 
+@pytest.mark.browser
 def test_home_in_a_real_browser_prints_on_one_a4_page(live_server, print_to_pdf):
-    from tests.conftest import pdf_page_count
-
     pdf = print_to_pdf(live_server.url + "/")
     assert pdf_page_count(pdf) == 1

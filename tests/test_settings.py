@@ -158,12 +158,13 @@ PRODUCTION_ENV = {
 }
 
 
-def run_manage(*args: str, env: dict) -> subprocess.CompletedProcess:
+def run_python(*args: str, env: dict) -> subprocess.CompletedProcess:
+    """Run Python in the project with `env` on top of this environment, minus the settings it sets."""
     # The browser tests allow async-unsafe ORM calls in this process; a deployment never does.
     unwanted = {*PRODUCTION_ENV, "DJANGO_ALLOW_ASYNC_UNSAFE"}
     clean = {key: value for key, value in os.environ.items() if key not in unwanted}
     return subprocess.run(
-        [sys.executable, "manage.py", *args],
+        [sys.executable, *args],
         cwd=ROOT,
         env={**clean, **env},
         capture_output=True,
@@ -173,42 +174,33 @@ def run_manage(*args: str, env: dict) -> subprocess.CompletedProcess:
 
 
 def test_check_deploy_is_clean_with_production_settings():
-    result = run_manage("check", "--deploy", "--fail-level", "WARNING", env=PRODUCTION_ENV)
+    result = run_python("manage.py", "check", "--deploy", "--fail-level", "WARNING", env=PRODUCTION_ENV)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues" in result.stdout
 
 
 def test_debug_off_without_a_secret_key_refuses_to_start():
     env = {**PRODUCTION_ENV, "SECRET_KEY": ""}
-    result = run_manage("check", env=env)
+    result = run_python("manage.py", "check", env=env)
     assert result.returncode != 0
     assert "SECRET_KEY must be set when DEBUG is off" in result.stderr
 
 
 def test_a_bad_debug_value_refuses_to_start():
-    result = run_manage("check", env={"DEBUG": "peut-être"})
+    result = run_python("manage.py", "check", env={"DEBUG": "peut-être"})
     assert result.returncode != 0
     assert "ImproperlyConfigured: DEBUG must be true or false" in result.stderr
 
 
 def test_a_csrf_origin_without_scheme_refuses_to_start():
     env = {**PRODUCTION_ENV, "CSRF_TRUSTED_ORIGINS": "ludo.example.org"}
-    result = run_manage("check", env=env)
+    result = run_python("manage.py", "check", env=env)
     assert "CSRF_TRUSTED_ORIGINS entries need a scheme" in result.stderr
 
 
 def test_the_wsgi_application_starts_with_its_urls_loaded_and_frozen_out_of_the_gc():
-    unwanted = {*PRODUCTION_ENV, "DJANGO_ALLOW_ASYNC_UNSAFE"}
-    clean = {key: value for key, value in os.environ.items() if key not in unwanted}
     script = "import gc, sys, ludotheque.wsgi; print(gc.get_freeze_count(), 'catalogue.views' in sys.modules)"
-    result = subprocess.run(
-        [sys.executable, "-c", script],
-        cwd=ROOT,
-        env={**clean, **PRODUCTION_ENV},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = run_python("-c", script, env=PRODUCTION_ENV)
     assert result.returncode == 0, result.stderr
     frozen, views_loaded = result.stdout.split()
     assert int(frozen) > 10_000 and views_loaded == "True"
