@@ -6,7 +6,8 @@ from django.forms.models import BaseInlineFormSet
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from .access import LibrarianAccessMixin
+from ludotheque.access import LibrarianAccessMixin
+
 from .models import (
     Author,
     Authorship,

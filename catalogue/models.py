@@ -2,11 +2,12 @@
 
 from django.contrib.postgres.search import SearchVectorField
 from django.db import models
-from django.db.models import Exists, F, Min, OuterRef, Q
+from django.db.models import Exists, F, OuterRef, Q
 from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from .registry import circulation
 from .search import GameSearchMixin
 
 
@@ -330,42 +331,31 @@ class Document(models.Model):
         return self.file_name
 
 
-# A copy's open loan and ready hold: the loans app's Loan and Hold, reached through the reverse
-# relations (the catalogue never imports loans) and filtered by that app's own QuerySet methods.
-# (NOT) EXISTS on their tables is one probe of their partial unique indexes.
-
-
-def _has_open_loan() -> Exists:
-    return Exists(Copy._meta.get_field("loans").related_model.objects.open().filter(copy=OuterRef("pk")))
-
-
-def _has_ready_hold() -> Exists:
-    return Exists(Copy._meta.get_field("holds").related_model.objects.ready().filter(copy=OuterRef("pk")))
-
-
 class CopyQuerySet(models.QuerySet):
     def lendable(self) -> "CopyQuerySet":
         """Copies whose status allows lending, whether or not they are out right now."""
         return self.filter(status__in=Copy.Status.lendable())
 
+    # Whether a copy is out or set aside, and until when, is the lending app's knowledge: it comes
+    # through the catalogue's registry (catalogue/registry.py), never from an import of that app.
+
     def on_loan(self) -> "CopyQuerySet":
         """Copies with an open loan."""
-        return self.filter(_has_open_loan())
+        return self.filter(circulation().on_loan())
 
     def set_aside(self) -> "CopyQuerySet":
-        """Copies kept at the desk for a family whose hold is ready (the loans app's Hold.copy)."""
-        return self.filter(_has_ready_hold())
+        """Copies kept at the desk for a family whose hold is ready."""
+        return self.filter(circulation().set_aside())
 
     def available(self) -> "CopyQuerySet":
         """Copies a family can take home now: status allows lending, no open loan, not set aside."""
-        return self.lendable().exclude(_has_open_loan()).exclude(_has_ready_hold())
+        return self.lendable().exclude(circulation().on_loan()).exclude(circulation().set_aside())
 
     def with_availability(self) -> "CopyQuerySet":
         """Annotate `is_available` (see available()) and `due_on`, the open loan's return date or None."""
-        # Through the reverse relation `loans`: the catalogue never imports the loans app.
         return self.annotate(
             is_available=Exists(Copy.objects.available().filter(pk=OuterRef("pk"))),
-            due_on=Min("loans__due_on", filter=Q(loans__returned_at__isnull=True)),
+            due_on=circulation().due_on(),
         )
 
 

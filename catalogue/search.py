@@ -25,6 +25,8 @@ from django.db.models import Count, Exists, F, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from .registry import circulation
+
 SEARCH_CONFIG = "french_unaccent"
 # Shorter words are never corrected: one letter off in three is another word, not a typo.
 FUZZY_MIN_LENGTH = 4
@@ -220,14 +222,9 @@ class GameSearchMixin:
 
     def with_popularity(self, since=None):
         """Annotate `popularity`: the number of loans of the game's copies since `since` (12 months)."""
-        from .models import Copy
-
         since = since or timezone.now() - POPULARITY_WINDOW
-        # Each loan is one row of the copies joined to their loans (the reverse relation `loans`: the
-        # catalogue never imports the loans app).
-        return self.annotate(
-            popularity=_count(Copy.objects.filter(game=OuterRef("pk"), loans__lent_at__gte=since))
-        )
+        # The lending app's loans, counted per game (catalogue/registry.py).
+        return self.annotate(popularity=_count(circulation().lendings(since)))
 
     def sorted_by(self, key: str):
         """Order by a sort key of the search page (pertinence, titre, duree, popularite); title breaks ties."""

@@ -16,6 +16,7 @@ from rest_framework.response import Response
 
 from .filters import GameFilter
 from .models import Copy, Game
+from .registry import notice_links
 from .serializers import CopyWithGameSerializer, FacetsSerializer, GameDetailSerializer, GameSerializer
 
 # The page /jeux/ and the API's game lists.
@@ -154,7 +155,8 @@ def game_list(request: HttpRequest) -> HttpResponse:
 @require_safe
 def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
     game = get_object_or_404(Game.objects.for_notice(), slug=slug)
-    return render(request, "catalogue/game_detail.html", {"game": game})
+    # The rules pages and their tools, as the rules app registered them (catalogue/registry.py).
+    return render(request, "catalogue/game_detail.html", {"game": game, "links": notice_links(game)})
 
 
 class GameViewSet(viewsets.ReadOnlyModelViewSet):

@@ -7,7 +7,7 @@ the admin shows their history and never deletes it.
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from catalogue.access import LibrarianAccessMixin, ReadOnlyHistoryMixin
+from ludotheque.access import LibrarianAccessMixin, ReadOnlyHistoryMixin
 
 from .models import Hold, HouseholdMember, Loan, Member, MembershipType, MissingPiece
 

@@ -5,3 +5,10 @@ from django.utils.translation import gettext_lazy as _
 class LoansConfig(AppConfig):
     name = "loans"
     verbose_name = _("Prêts")
+
+    def ready(self) -> None:
+        from catalogue import registry
+
+        from .circulation import LoansCirculation
+
+        registry.register_circulation(LoansCirculation())

@@ -98,7 +98,7 @@ def _demo_user(username: str, *, staff: bool):
         username=username, defaults={"is_staff": staff, "email": f"{username}@example.org"}
     )
     if created:
-        # Staff is all the desk and the admin ask for (catalogue/access.py: every staff member is a librarian).
+        # Staff is all the desk and the admin ask for (ludotheque/access.py: every staff member is a librarian).
         user.set_password(DEMO_PASSWORD)
         user.save(update_fields=["password"])
     return user

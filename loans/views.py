@@ -14,8 +14,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from catalogue.access import staff_required
 from catalogue.models import Copy, Game
+from ludotheque.access import staff_required
 
 from . import services
 from .forms import HoldForm, LendForm, ReturnForm, ScanForm, add_refusal, copy_for_barcode

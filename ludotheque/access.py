@@ -1,7 +1,7 @@
 """Who may do what: every active staff member is a librarian, in the admin and at the desk.
 
-A ludothèque's volunteers all catalogue, lend and edit rules pages; the site keeps that one rule here
-rather than per-model permissions. Loans and rules import it (they depend on the catalogue).
+A ludothèque's volunteers all catalogue, lend and edit rules pages; the site keeps that one rule here,
+beside the settings, rather than per-model permissions: every app imports it from here.
 """
 
 from functools import wraps

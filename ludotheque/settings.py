@@ -138,6 +138,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django.contrib.postgres",
+    "django.forms",
     "rest_framework",
     "rest_framework.authtoken",
     "django_filters",
@@ -178,6 +179,8 @@ TEMPLATES = [
         },
     },
 ]
+# Form widgets render through TEMPLATES, so that templates/ can give the rules forms their own widgets.
+FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 
 DATABASES = {"default": database_from_url(os.environ.get("DATABASE_URL"))}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

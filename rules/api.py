@@ -19,7 +19,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from .engine import GameRules, InvalidInput
-from .inputs import error_messages
 from .models import RulePage
 from .serializers import (
     RulePageSerializer,
@@ -31,7 +30,7 @@ from .serializers import (
     score_data,
     setup_data,
 )
-from .services import all_game_rules, game_rules
+from .services import all_game_rules, error_messages, game_rules
 
 ERRORS = OpenApiResponse(
     response=OpenApiTypes.OBJECT,

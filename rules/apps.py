@@ -5,3 +5,10 @@ from django.utils.translation import gettext_lazy as _
 class RulesConfig(AppConfig):
     name = "rules"
     verbose_name = _("Règles des jeux")
+
+    def ready(self) -> None:
+        from catalogue import registry
+
+        from .services import notice_links
+
+        registry.register_notice_links(notice_links)

@@ -1,14 +1,14 @@
 """Demo rules pages: every game's page from fixtures/rules/, linked to its catalogue notice.
 
 The BGA games' pages start with their wiki history (seed 003, imported by `rule_pages_load`); two
-more notices get a librarian's declared score sheet (`rules/declared_demo.py`).
+more notices get a librarian's declared score sheet (`rules/declared/demo.py`).
 """
 
 from django.core.management.base import CommandError, OutputWrapper
 
-from . import declared_demo
+from .declared import demo as declared_demo
 from .management.commands.load_rule_pages import write_load_report
-from .services import WIKI_DIR, rule_pages_load
+from .pages.services import WIKI_DIR, rule_pages_load
 
 
 def load(*, stdout: OutputWrapper) -> None:

@@ -11,9 +11,9 @@ from typing import Any
 from rest_framework import serializers
 
 from .engine import GameRules, ScoreResult, Setup, SetupResult
-from .inputs import render_text, translate
-from .markup import SectionKind, split_sections
 from .models import RulePage
+from .pages.markup import SectionKind, split_sections
+from .services import render_text, translate
 
 
 class PlayersSerializer(serializers.Serializer):

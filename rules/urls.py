@@ -1,6 +1,7 @@
 from django.urls import path
 
 from . import views
+from .pages import views as page_views
 
 app_name = "rules"
 
@@ -13,8 +14,8 @@ urlpatterns = [
     path("regles/<slug:slug>/feuille-de-score/vierge/", views.score_pad, name="score-pad"),
     path("regles/<slug:slug>/feuille-de-score/imprimer/", views.score_print, name="score-print"),
     path("regles/<slug:slug>/arbitrage/", views.check, name="check"),
-    path("regles/<slug:slug>/modifier/", views.page_edit, name="page-edit"),
-    path("regles/<slug:slug>/historique/", views.history, name="history"),
-    path("regles/<slug:slug>/historique/<int:number>/", views.revision_detail, name="revision"),
-    path("regles/<slug:slug>/comparer/", views.revision_diff, name="diff"),
+    path("regles/<slug:slug>/modifier/", page_views.page_edit, name="page-edit"),
+    path("regles/<slug:slug>/historique/", page_views.history, name="history"),
+    path("regles/<slug:slug>/historique/<int:number>/", page_views.revision_detail, name="revision"),
+    path("regles/<slug:slug>/comparer/", page_views.revision_diff, name="diff"),
 ]

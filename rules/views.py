@@ -1,27 +1,22 @@
-"""The rules pages: list, page with its embedded calculator, sheet and check, print aids, editing."""
+"""The rules pages: list, page with its embedded calculator, sheet and check, print aids (editing: pages/views.py)."""
 
 from __future__ import annotations
 
-from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.db.models import Prefetch
-from django.http import Http404, HttpRequest, HttpResponse, QueryDict
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryDict
+from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
-from catalogue.access import staff_required
 from catalogue.models import Game
 
-from .diff import diff_rows
 from .engine import GameRules
-from .forms import CheckForm, RevisionForm, SetupForm, check_display
-from .inputs import render_text, translate
-from .markup import SectionKind, split_sections, to_html
+from .forms import CheckForm, ScoreSheetForm, SetupForm, SheetChoiceForm
 from .models import RulePage
-from .services import all_game_rules, game_rules, revision_create
-from .sheets import ScoreSheetForm, SheetChoiceForm, score_display
+from .pages.markup import SectionKind, split_sections
+from .serializers import ScoreResultSerializer, score_data
+from .services import all_game_rules, game_rules, render_text, translate
 
 # Where each executable part sits on the page: after the first section of one of these kinds.
 TOOL_PLACES = {
@@ -29,15 +24,6 @@ TOOL_PLACES = {
     "score": (SectionKind.SCORING, SectionKind.END),
     "check": (SectionKind.END, SectionKind.PLAY, SectionKind.SCORING),
 }
-# The editor's syntax help: each example shown with what it renders.
-SYNTAX_EXAMPLES = (
-    "== Mise en place ==\n=== À deux joueurs ===",
-    "'''gras''' et ''italique''",
-    "* une puce\n** une sous-puce",
-    "# première étape\n# deuxième étape",
-    '{| class="wikitable"\n! Joueurs !! Cartes\n|-\n| 2 || 21\n|-\n| 3 || 12\n|}',
-    "[https://www.example.org un lien]",
-)
 MISSING_FEATURE = {
     "setup": gettext_lazy("Ce jeu n'a pas de calculateur de mise en place."),
     "score": gettext_lazy("Ce jeu n'a pas de feuille de score."),
@@ -72,10 +58,6 @@ def _get_rules_or_404(slug: str, feature: str) -> GameRules:
 def _with_notice() -> Prefetch:
     """A page's catalogue notice with its copies' availability, as the rules pages show it."""
     return Prefetch("game", queryset=Game.objects.with_availability().only("pk", "slug", "title"))
-
-
-def _get_page_or_404(slug: str) -> RulePage:
-    return get_object_or_404(RulePage, slug=slug)
 
 
 def _game_context(rules: GameRules, slug: str) -> dict:
@@ -129,7 +111,7 @@ def _tools(rules: GameRules | None, slug: str) -> dict:
         tools["score"] = {
             "choice": choice,
             "form": ScoreSheetForm(rules, players=choice.count, variants=choice.variant_set)
-            if choice.is_valid()
+            if choice.ready
             else None,
         }
     if "check" in rules.features:
@@ -186,8 +168,7 @@ def page_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def _setup(request: HttpRequest, slug: str, template: str) -> HttpResponse:
     rules = _get_rules_or_404(slug, "setup")
     form = SetupForm(rules, request.GET)
-    valid = form.is_valid()
-    status = 200 if valid or not form.bound else 400
+    status = 200 if form.is_valid() or not form.asked else 400
     context = {**_game_context(rules, slug), "form": form}
     return render(request, template, context, status=status)
 
@@ -205,14 +186,30 @@ def setup_print(request: HttpRequest, slug: str) -> HttpResponse:
 # --- score sheet -----------------------------------------------------------------------------------
 
 
+def _wants_json(request: HttpRequest) -> bool:
+    """The sheet's live script (static/js/score-sheet.js) asks for JSON; a browser's form post for HTML."""
+    return request.get_preferred_type(["text/html", "application/json"]) == "application/json"
+
+
+def _json_errors(form) -> JsonResponse:
+    """The errors as the live script marks them: `{"players.0.gold": ["…"]}`, by input name."""
+    errors = {name: list(messages) for name, messages in form.errors.items()}
+    if getattr(form, "refusal", ""):
+        errors["__all__"] = [form.refusal]
+    return JsonResponse(errors, status=400)
+
+
 @require_http_methods(["GET", "POST"])
 def score_sheet(request: HttpRequest, slug: str) -> HttpResponse:
+    """The sheet: chosen table (GET), computed on POST; as JSON for the live totals, as HTML otherwise."""
     rules = _get_rules_or_404(slug, "score")
     posted = request.method == "POST"
+    live = posted and _wants_json(request)
     choice = SheetChoiceForm(rules, request.POST if posted else request.GET)
-    context = {**_game_context(rules, slug), "choice": choice, "form": None, "display": None}
-    status = 200
-    if not choice.is_valid():
+    context = {**_game_context(rules, slug), "choice": choice, "form": None}
+    if not choice.ready:
+        if live:
+            return _json_errors(choice)
         status = 400 if choice.errors or posted else 200
         return render(request, "rules/score_sheet.html", context, status=status)
     more = request.POST.get("more", "") if posted else ""
@@ -224,12 +221,16 @@ def score_sheet(request: HttpRequest, slug: str) -> HttpResponse:
         more=more,
     )
     context["form"] = form
+    status = 200
     if posted and not more:
-        if form.is_valid():
-            form.display = context["display"] = score_display(rules, choice.variant_set, form.result)
-            context["print_query"] = _sheet_query(request.POST)
-        else:
+        if not form.is_valid():
             status = 400
+        elif live:
+            return JsonResponse(ScoreResultSerializer(score_data(form.result)).data)
+        else:
+            context["print_query"] = _sheet_query(request.POST)
+    if live:
+        return _json_errors(form)
     return render(request, "rules/score_sheet.html", context, status=status)
 
 
@@ -251,7 +252,7 @@ def score_pad(request: HttpRequest, slug: str) -> HttpResponse:
     rules = _get_rules_or_404(slug, "score")
     choice = SheetChoiceForm(rules, request.GET)
     context = {**_game_context(rules, slug), "choice": choice}
-    if not choice.is_valid():
+    if not choice.ready:
         return render(request, "rules/print/score_pad.html", context, status=400)
     context.update(
         lines=[translate(line.label) for line in rules.lines(choice.variant_set)],
@@ -267,14 +268,13 @@ def score_print(request: HttpRequest, slug: str) -> HttpResponse:
     rules = _get_rules_or_404(slug, "score")
     data = request.POST if request.method == "POST" else request.GET
     choice = SheetChoiceForm(rules, data)
-    context = {**_game_context(rules, slug), "choice": choice, "form": None, "display": None}
-    if not choice.is_valid():
+    context = {**_game_context(rules, slug), "choice": choice, "form": None}
+    if not choice.ready:
         return render(request, "rules/print/score_filled.html", context, status=400)
     form = ScoreSheetForm(rules, players=choice.count, variants=choice.variant_set, data=data)
     context["form"] = form
     if not form.is_valid():
         return render(request, "rules/print/score_filled.html", context, status=400)
-    form.display = context["display"] = score_display(rules, choice.variant_set, form.result)
     context["print_query"] = _sheet_query(data)
     return render(request, "rules/print/score_filled.html", context)
 
@@ -286,105 +286,7 @@ def score_print(request: HttpRequest, slug: str) -> HttpResponse:
 def check(request: HttpRequest, slug: str) -> HttpResponse:
     rules = _get_rules_or_404(slug, "check")
     form = CheckForm(rules, request.POST if request.method == "POST" else None)
-    status = 200
-    if request.method == "POST" and not form.is_valid():
-        status = 400
-    context = {**_game_context(rules, slug), "form": form, "check": check_display(rules, form)}
+    status = 400 if form.is_bound and not form.is_valid() else 200
+    # The result first: it lights the board's cells it found.
+    context = {**_game_context(rules, slug), "check": form.display, "form": form}
     return render(request, "rules/check.html", context, status=status)
-
-
-# --- editing and history -------------------------------------------------------------------------------
-
-
-@staff_required
-@require_http_methods(["GET", "POST"])
-def page_edit(request: HttpRequest, slug: str) -> HttpResponse:
-    page = _get_page_or_404(slug)
-    current = page.current_revision
-    preview = None
-    if request.method == "POST":
-        form = RevisionForm(request.POST)
-        if form.is_valid():
-            if "preview" in request.POST:
-                preview = split_sections(form.cleaned_data["content"])
-            else:
-                try:
-                    revision = revision_create(
-                        page=page,
-                        content=form.cleaned_data["content"],
-                        summary=form.cleaned_data["summary"],
-                        author=request.user,
-                        base_number=form.cleaned_data["base_number"],
-                    )
-                except ValidationError as error:
-                    form.add_error(None, error)
-                else:
-                    messages.success(
-                        request, _("Version %(number)s enregistrée.") % {"number": revision.number}
-                    )
-                    return redirect(page)
-    else:
-        form = RevisionForm(
-            initial={
-                "content": current.content if current else "",
-                "base_number": current.number if current else 0,
-            }
-        )
-    conflict = any(error.code == "edit_conflict" for error in form.errors.as_data().get("__all__", []))
-    status = 400 if request.method == "POST" and form.errors else 200
-    context = {
-        "page": page,
-        "current": current,
-        "form": form,
-        "preview": preview,
-        "conflict": conflict,
-        "syntax": [(source, to_html(source)) for source in SYNTAX_EXAMPLES],
-    }
-    return render(request, "rules/page_edit.html", context, status=status)
-
-
-@require_GET
-def history(request: HttpRequest, slug: str) -> HttpResponse:
-    page = _get_page_or_404(slug)
-    revisions = list(page.revisions.for_history())
-    return render(request, "rules/history.html", {"page": page, "revisions": revisions})
-
-
-@require_GET
-def revision_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    page = _get_page_or_404(slug)
-    revision = get_object_or_404(page.revisions.select_related("author"), number=number)
-    context = {
-        "page": page,
-        "revision": revision,
-        "current": page.current_revision,
-        "sections": split_sections(revision.content),
-    }
-    return render(request, "rules/revision.html", context)
-
-
-@require_GET
-def revision_diff(request: HttpRequest, slug: str) -> HttpResponse:
-    """Compare two revisions: `?de=2&a=5` (the current one and its predecessor by default)."""
-    page = _get_page_or_404(slug)
-    current = page.current_revision
-    if current is None:
-        raise Http404(_("Cette page n'a pas encore de version."))
-    try:
-        new_number = int(request.GET.get("a", current.number))
-        old_number = int(request.GET.get("de", new_number - 1))
-    except ValueError:
-        return render(
-            request,
-            "rules/diff.html",
-            {"page": page, "error": _("Indiquez deux numéros de version.")},
-            status=400,
-        )
-    found = {
-        revision.number: revision for revision in page.revisions.filter(number__in=[old_number, new_number])
-    }
-    if new_number not in found or old_number not in found:
-        raise Http404(_("Cette version n'existe pas."))
-    old, new = found[old_number], found[new_number]
-    context = {"page": page, "old": old, "new": new, "rows": diff_rows(old.content, new.content)}
-    return render(request, "rules/diff.html", context)

@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from catalogue.models import Game
-from rules.declared import (
+from rules.declared.sheets import (
     DeclaredLineRule,
     DeclaredRules,
     DeclaredTieBreakRule,

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.markup import SectionKind, section_kind, split_sections, to_html
+from rules.pages.markup import SectionKind, section_kind, split_sections, to_html
 
 SEED_003 = Path(__file__).resolve().parent.parent / "fixtures" / "seeds" / "003_92865e5214de13d9.txt"
 

@@ -8,9 +8,9 @@ from django.core.management import CommandError, call_command
 
 from catalogue.models import Game
 from rules.games import all_games
-from rules.markup import SectionKind, split_sections
 from rules.models import LOADER_AUTHOR, Revision, RulePage
-from rules.services import WIKI_DIR, revision_create, rule_pages_load
+from rules.pages.markup import SectionKind, split_sections
+from rules.pages.services import WIKI_DIR, revision_create, rule_pages_load
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from django.test import RequestFactory
 from django.urls import reverse
 
 from rules.models import LOADER_AUTHOR, Revision, RulePage
-from rules.services import revision_create
+from rules.pages.services import revision_create
 from tests.conftest import text_of
 
 pytestmark = pytest.mark.django_db

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from rules.engine import Boolean, Choice, Group, Integer, ListOf
 from rules.games import all_games, get_game
-from rules.inputs import render_text
 from rules.models import LOADER_AUTHOR, Revision, RulePage
+from rules.services import render_text
 
 SLUGS = [game.slug for game in all_games()]
 SCORED = [game.slug for game in all_games() if "score" in game.features]

@@ -417,10 +417,9 @@ def test_the_sheet_answers_only_get_and_post(client):
     assert client.put(reverse("rules:score-sheet", args=["biblios"])).status_code == 405
 
 
-def test_the_sheet_page_loads_the_live_totals_script_with_its_plan(client):
+def test_the_sheet_page_loads_the_live_totals_script_that_posts_the_form_to_the_page(client):
     html = client.get(reverse("rules:score-sheet", args=["biblios"])).content.decode()
-    assert 'data-live-score="/api/rules/biblios/score/"' in html
-    assert '<script id="score-plan" type="application/json">' in html
+    assert 'data-live-score="/regles/biblios/feuille-de-score/"' in html
     assert "js/score-sheet.js" in html
 
 
@@ -491,7 +490,9 @@ def test_the_sheet_totals_itself_as_you_type_on_a_tablet(live_server, transactio
     page.fill('[name="players.0.categories.moines.total"]', "9")
     page.select_option('[name="players.0.categories.moines.best_letter"]', "C")
     page.fill('[name="players.1.categories.moines.total"]', "9")
-    with page.expect_response(lambda response: response.url.endswith("/api/rules/biblios/score/")) as answer:
+    with page.expect_response(
+        lambda response: response.url.endswith("/regles/biblios/feuille-de-score/")
+    ) as answer:
         page.select_option('[name="players.1.categories.moines.best_letter"]', "B")
     assert answer.value.status == 200
     sheet = page.locator("table.sheet")
@@ -519,7 +520,7 @@ def test_a_board_field_known_only_by_its_schema_gets_labelled_selects():
     from dataclasses import dataclass
 
     from rules.engine import Field
-    from rules.inputs import make_grid
+    from rules.forms import CheckForm
 
     @dataclass(frozen=True)
     class Board(Field):
@@ -531,12 +532,19 @@ def test_a_board_field_known_only_by_its_schema_gets_labelled_selects():
             row = {"type": "array", "items": cell, "minItems": 3, "maxItems": 3}
             return {"type": "array", "items": row, "minItems": 2, "maxItems": 2}
 
-    grid = make_grid(Board("board", "Plateau"), "board", None)
-    assert [[cell.name for cell in row] for row in grid.rows] == [
+    class BoardGame:
+        variants = ()
+
+        def check_fields(self, variants):
+            return (Board("board", "Plateau"),)
+
+    (grid,) = CheckForm(BoardGame()).inputs
+    assert [[cell.name for cell, _found in row] for row in grid.rows] == [
         ["board.0.0", "board.0.1", "board.0.2"],
         ["board.1.0", "board.1.1", "board.1.2"],
     ]
-    assert [(option.value, option.label) for option in grid.rows[1][2].options] == [
+    cell = grid.rows[1][2][0]
+    assert [(value, label) for value, label in cell.field.widget.choices if value] == [
         ("0", "vide"),
         ("1", "pion"),
     ]
@@ -550,7 +558,7 @@ def test_the_sheet_page_answers_200_or_400_whatever_is_posted(client, game):
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
-    from rules.sheets import ScoreSheetForm, SheetChoiceForm
+    from rules.forms import ScoreSheetForm, SheetChoiceForm
 
     variants = next(
         (
@@ -562,11 +570,9 @@ def test_the_sheet_page_answers_200_or_400_whatever_is_posted(client, game):
         frozenset(),
     )
     choice = SheetChoiceForm(game, {"players": str(game.players.minimum), "variants": list(variants)})
+    choice.is_valid()
     form = ScoreSheetForm(game, players=choice.count, variants=variants)
-    names = [name.name for name in form.names]
-    for row in [*form.rows, *form.shared_rows]:
-        for cell in row.cells:
-            names += [control.name for control in cell.inputs] + [name for name, _value in cell.hidden]
+    names = list(form.fields)  # the players' names, every input and every list's row count
     values = st.sampled_from(["", "0", "1", "3", "-1", "x", "A", "on", "12345678901234567890", "²", "--5"])
     url = reverse("rules:score-sheet", args=[game.slug])
 

@@ -11,10 +11,10 @@ from django.core.management import CommandError, call_command
 from django.db import IntegrityError
 from django.urls import reverse
 
-from rules.markup import section_kind, split_sections
 from rules.models import LOADER_AUTHOR, Revision, RulePage
-from rules.services import WIKI_DIR, revision_create, rule_pages_load, wiki_file_read
-from rules.wiki_import import contributions_read, page_histories, rules_slug_for, wiki_history_import
+from rules.pages.markup import section_kind, split_sections
+from rules.pages.services import WIKI_DIR, revision_create, rule_pages_load, wiki_file_read
+from rules.pages.wiki_import import contributions_read, page_histories, rules_slug_for, wiki_history_import
 
 SEED = Path(__file__).resolve().parent.parent / "fixtures" / "seeds" / "003_92865e5214de13d9.txt"
 GAME_PAGES = {

@@ -8,6 +8,8 @@ where the search falls back to icontains.
 
 from django.db import migrations
 
+from ludotheque.db import run_on_postgresql
+
 FORWARD = r"""
 CREATE EXTENSION IF NOT EXISTS unaccent;
 CREATE EXTENSION IF NOT EXISTS pg_trgm;
@@ -28,19 +30,11 @@ DROP TEXT SEARCH CONFIGURATION IF EXISTS french_unaccent;
 """
 
 
-def run_on_postgresql(sql: str):
-    def run(apps, schema_editor):
-        if schema_editor.connection.vendor == "postgresql":
-            schema_editor.execute(sql, params=None)
-
-    return run
-
-
 class Migration(migrations.Migration):
     dependencies = [
         ("catalogue", "0001_initial"),
     ]
 
     operations = [
-        migrations.RunPython(run_on_postgresql(FORWARD), run_on_postgresql(BACKWARD), elidable=False),
+        run_on_postgresql(FORWARD, BACKWARD),
     ]

@@ -22,6 +22,8 @@ Nothing happens on SQLite.
 
 from django.db import migrations
 
+from ludotheque.db import run_on_postgresql
+
 FORWARD = r"""
 ALTER TABLE catalogue_game ADD COLUMN IF NOT EXISTS tag_ids bigint[] NOT NULL DEFAULT '{}';
 
@@ -155,19 +157,11 @@ ALTER TABLE catalogue_game DROP COLUMN IF EXISTS tag_ids;
 """
 
 
-def run_on_postgresql(sql: str):
-    def run(apps, schema_editor):
-        if schema_editor.connection.vendor == "postgresql":
-            schema_editor.execute(sql, params=None)
-
-    return run
-
-
 class Migration(migrations.Migration):
     dependencies = [
         ("catalogue", "0002_search_extensions"),
     ]
 
     operations = [
-        migrations.RunPython(run_on_postgresql(FORWARD), run_on_postgresql(BACKWARD), elidable=False),
+        run_on_postgresql(FORWARD, BACKWARD),
     ]

@@ -15,9 +15,9 @@ from __future__ import annotations
 from django.core.management.base import OutputWrapper
 
 from catalogue.models import Game
+from rules.models import DeclaredSheet, Sign, Winning
 
-from .declared import LineDeclaration, declared_sheet_create
-from .models import DeclaredSheet, Sign, Winning
+from .sheets import LineDeclaration, declared_sheet_create
 
 DEMO_SHEETS = [
     {

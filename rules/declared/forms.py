@@ -1,25 +1,22 @@
-"""The admin of declared score sheets: a notice, who wins, the lines and the tie-breakers inline.
+"""The admin's forms of a declared score sheet: a notice, who wins, the lines and the tie-breakers inline.
 
-Registered by `rules/admin.py`. A tie-breaker names its line by the line's identifier, so a sheet
-and its tie-breakers can be written in one go, before the lines have an id: the tie-breakers'
-formset checks each one against the lines posted with it (not deleted), and saves after them.
+Used by `DeclaredSheetAdmin` (rules/admin.py). A tie-breaker names its line by the line's identifier,
+so a sheet and its tie-breakers can be written in one go, before the lines have an id: the
+tie-breakers' formset checks each one against the lines posted with it (not deleted), and saves after them.
 """
 
 from __future__ import annotations
 
 from django import forms
-from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.forms.models import BaseInlineFormSet
-from django.utils.html import format_html
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
-from catalogue.access import LibrarianAccessMixin
 from catalogue.models import Game
+from rules.models import DeclaredLine, DeclaredSheet, DeclaredTieBreaker
 
-from .declared import declared_sheet_page, sheet_refusal
-from .models import DeclaredLine, DeclaredSheet, DeclaredTieBreaker
+from .sheets import sheet_refusal
 
 # The lines formset's prefix (its foreign key's related name), read by the tie-breakers.
 LINES_PREFIX = "lines"
@@ -166,68 +163,3 @@ class DeclaredTieBreakerFormSet(BaseInlineFormSet):
                     ),
                 )
             seen.add(key)
-
-
-class DeclaredLineInline(LibrarianAccessMixin, admin.TabularInline):
-    model = DeclaredLine
-    form = DeclaredLineForm
-    formset = DeclaredLineFormSet
-    fields = ["position", "label", "key", "points", "sign", "max_units"]
-    prepopulated_fields = {"key": ["label"]}
-    extra = 3
-
-
-class DeclaredTieBreakerInline(LibrarianAccessMixin, admin.TabularInline):
-    model = DeclaredTieBreaker
-    form = DeclaredTieBreakerForm
-    formset = DeclaredTieBreakerFormSet
-    fields = ["position", "line_key", "winning"]
-    extra = 2
-
-
-@admin.register(DeclaredSheet)
-class DeclaredSheetAdmin(LibrarianAccessMixin, admin.ModelAdmin):
-    form = DeclaredSheetForm
-    inlines = [DeclaredLineInline, DeclaredTieBreakerInline]
-    list_display = ["page", "winning", "line_count", "updated_at", "page_link"]
-    list_select_related = ["page"]
-    search_fields = ["page__title", "page__slug"]
-    readonly_fields = ["page_link"]
-
-    def get_queryset(self, request):
-        return super().get_queryset(request).prefetch_related("lines")
-
-    def get_fields(self, request, obj=None):
-        return ["page_link", "winning"] if obj is not None else ["game", "winning"]
-
-    def get_changeform_initial_data(self, request):
-        # « Déclarer une feuille de score » on a notice's rules page links here with ?game=<id>.
-        initial = super().get_changeform_initial_data(request)
-        game = str(request.GET.get("game", ""))
-        if game.isdigit():
-            initial["game"] = int(game)
-        return initial
-
-    @admin.display(description=_("lignes"))
-    def line_count(self, sheet: DeclaredSheet) -> int:
-        return len(sheet.lines.all())
-
-    @admin.display(description=_("page de règles"))
-    def page_link(self, sheet: DeclaredSheet) -> str:
-        if sheet.pk is None:
-            return "—"
-        return format_html('<a href="{}">{}</a>', sheet.page.get_absolute_url(), sheet.page.title)
-
-    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
-        response = super().changeform_view(request, object_id, form_url, extra_context)
-        # Bad input answers 400, like every form of the site (the admin itself says 200).
-        context = getattr(response, "context_data", None) or {}
-        if request.method == "POST" and response.status_code == 200 and context.get("errors"):
-            response.status_code = 400
-        return response
-
-    def save_model(self, request, obj: DeclaredSheet, form, change: bool) -> None:
-        if not change:
-            # Inside the admin's transaction: the page (and its first revision) and the sheet come together.
-            obj.page = declared_sheet_page(game=form.cleaned_data["game"], author=request.user)
-        super().save_model(request, obj, form, change)

@@ -21,10 +21,9 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from catalogue.models import Game
-
-from .engine import Criterion, GameRules, Integer, Line, PlayerRange, ScoredPlayer, ScoreSheet
-from .games import all_games, get_game
-from .models import (
+from rules.engine import Criterion, GameRules, Integer, Line, PlayerRange, ScoredPlayer, ScoreSheet
+from rules.games import all_games, get_game
+from rules.models import (
     LINE_UNITS_MAX,
     DeclaredLine,
     DeclaredSheet,
@@ -33,6 +32,7 @@ from .models import (
     Sign,
     Winning,
 )
+from rules.pages.services import revision_create
 
 # When the notice does not say how many play: at least two, no upper limit (the online sheet stops at 12).
 DEFAULT_PLAYERS_MIN = 2
@@ -244,8 +244,6 @@ def declared_sheet_page(*, game: Game, author=None) -> RulePage:
 
     A new page gets a first revision by `author` (the librarian; None: the demo data, « Ludothèque »).
     """
-    from .services import revision_create  # services looks declared sheets up through this module
-
     refusal = sheet_refusal(game)
     if refusal is not None:
         raise refusal

@@ -12,6 +12,7 @@ from .fields import (
     Letter,
     ListOf,
     add_error,
+    join_path,
 )
 from .game import (
     Component,
@@ -27,7 +28,7 @@ from .game import (
     refuse_over_supply,
 )
 from .primitives import AmbiguousTie, Table, Tie, best_with_wilds, complete_sets, leaders, majority, places
-from .ranking import Criterion, Ranking, ScoredPlayer, rank, tie_break_rule
+from .ranking import Criterion, Ranking, ScoredPlayer, points, rank, tie_break_rule
 from .text import Label, NameList, Sentences, Text, _, ngettext, render, text
 
 __all__ = [
@@ -65,10 +66,12 @@ __all__ = [
     "add_error",
     "best_with_wilds",
     "complete_sets",
+    "join_path",
     "leaders",
     "majority",
     "ngettext",
     "places",
+    "points",
     "rank",
     "refuse_over_supply",
     "render",

@@ -30,11 +30,11 @@ from rules.engine import (
     leaders,
     ngettext,
     places,
+    points,
     rank,
     refuse_over_supply,
     text,
 )
-from rules.engine.ranking import points
 
 # « Répartition des tuiles de construction » : (key, French name, colour, tiles in the box).
 BUILDINGS = (

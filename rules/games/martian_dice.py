@@ -28,10 +28,10 @@ from rules.engine import (
     add_error,
     leaders,
     ngettext,
+    points,
     rank,
     text,
 )
-from rules.engine.ranking import points
 
 DICE = 13  # 13 dés
 TARGET = 25  # « Dès qu'un joueur atteint ou dépasse 25 points »

@@ -8,24 +8,19 @@ plain `line_id` key. SQLite (a newcomer's first run) does without it: the forms 
 
 from django.db import migrations
 
+from ludotheque.db import run_on_postgresql
+
 CONSTRAINT = "rules_declaredtiebreaker_line_on_its_sheet"
 
-
-def add(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(
-            f"ALTER TABLE rules_declaredtiebreaker ADD CONSTRAINT {CONSTRAINT} "
-            "FOREIGN KEY (sheet_id, line_id) REFERENCES rules_declaredline (sheet_id, id) "
-            "ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED"
-        )
-
-
-def remove(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(f"ALTER TABLE rules_declaredtiebreaker DROP CONSTRAINT IF EXISTS {CONSTRAINT}")
+FORWARD = (
+    f"ALTER TABLE rules_declaredtiebreaker ADD CONSTRAINT {CONSTRAINT} "
+    "FOREIGN KEY (sheet_id, line_id) REFERENCES rules_declaredline (sheet_id, id) "
+    "ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED"
+)
+BACKWARD = f"ALTER TABLE rules_declaredtiebreaker DROP CONSTRAINT IF EXISTS {CONSTRAINT}"
 
 
 class Migration(migrations.Migration):
     dependencies = [("rules", "0001_initial")]
 
-    operations = [migrations.RunPython(add, remove, elidable=False)]
+    operations = [run_on_postgresql(FORWARD, BACKWARD)]

@@ -1,9 +1,4 @@
-"""Rules pages: which GameRules stand behind a slug, saving a page's next revision, loading the pages.
-
-`game_rules()` and `all_game_rules()` are the one place every page, print aid and API endpoint asks
-for a game's rules: the coded modules of `rules/games/`, then the score sheets librarians declared
-in the admin (`rules/declared.py`), so nothing else needs to tell them apart.
-"""
+"""Rules pages: saving a page's next revision, loading the pages of fixtures/rules/<slug>.wiki."""
 
 from __future__ import annotations
 
@@ -16,30 +11,12 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
 from catalogue.models import Game
-
-from .declared import all_declared_rules, declared_rules
-from .engine import GameRules
-from .games import all_games, get_game
-from .models import LOADER_AUTHOR, Revision, RulePage
+from rules.games import all_games
+from rules.models import LOADER_AUTHOR, Revision, RulePage
 
 WIKI_DIR = Path(settings.BASE_DIR) / "fixtures" / "rules"
-# The BGA wiki's history of the game-help pages, imported before the page files (rules/wiki_import.py).
+# The BGA wiki's history of the game-help pages, imported before the page files (wiki_import.py).
 WIKI_HISTORY = Path(settings.BASE_DIR) / "fixtures" / "seeds" / "003_92865e5214de13d9.txt"
-
-
-# --- which rules stand behind a slug ---------------------------------------------------------------
-
-
-def game_rules(slug: str) -> GameRules | None:
-    """The GameRules behind this slug (setup, score sheet, checks), or None."""
-    return get_game(slug) or declared_rules(slug)
-
-
-def all_game_rules() -> list[GameRules]:
-    """Every game with executable rules, sorted by title."""
-    coded = list(all_games())
-    declared = [rules for rules in all_declared_rules() if get_game(rules.slug) is None]
-    return sorted([*coded, *declared], key=lambda rules: rules.title.casefold())
 
 
 # --- editing ---------------------------------------------------------------------------------------
@@ -206,7 +183,7 @@ def rule_page_load(*, wiki: WikiFile, title: str) -> list[str]:
     )
     content = normalise_content(wiki.body)
     current = None if created else page.revisions.order_by("-number").first()
-    # An imported history (rules/wiki_import.py) is followed by the page file, like the loader's own text.
+    # An imported history (wiki_import.py) is followed by the page file, like the loader's own text.
     followed = current is not None and (current.by_loader or current.imported)
     if current is None or (followed and current.content != content):
         Revision.objects.create(

@@ -13,7 +13,7 @@ game-help pages, saved without its text) is read like the others but has no rule
 Each wiki page goes to the rules page whose slug, without its hyphens, is the title after
 « Gamehelp » (`Gamehelpthebuilders` → `the-builders`). Its contributions become that page's first
 revisions, oldest first, with their time, summary and contributor's name; the page's structured text
-(`fixtures/rules/<slug>.wiki`) then follows as the next revision (`rules.services.rule_pages_load`).
+(`fixtures/rules/<slug>.wiki`) then follows as the next revision (`rules.pages.services.rule_pages_load`).
 """
 
 from __future__ import annotations
@@ -26,8 +26,9 @@ from pathlib import Path
 
 from django.db import transaction
 
-from .games import all_games
-from .models import Revision, RulePage
+from rules.games import all_games
+from rules.models import Revision, RulePage
+
 from .services import normalise_content
 
 # What an imported revision's `imported_from` says before the wiki page's title.

@@ -1,102 +1,17 @@
-/* Live totals on the score sheet: on every change, post the sheet as JSON to the rules API
-   (/api/rules/<slug>/score/) and show the totals, ranks, winners and explanation it returns.
-   Nothing is computed here: the form still works without this script (the Calculer button).
-   The JSON body is read from the form by following the plan the page embeds; `build` mirrors
-   rules/inputs.py build(), so the page and the API receive the same sheet. */
+/* Live totals on the score sheet: on every change, post the sheet's own form to its page
+   (/regles/<slug>/feuille-de-score/, asking for JSON) and show the totals, ranks, winners and
+   explanation it returns, or mark the inputs the errors name. Nothing is read or computed here: the
+   page's Django form parses the sheet, the rules engine scores it, and the form still works
+   without this script (the Calculer button). */
 (function () {
   "use strict";
 
   var form = document.querySelector("form[data-live-score]");
-  if (!form || !window.fetch || !window.FormData) return;
-  var planElement = document.getElementById(form.getAttribute("data-plan"));
-  if (!planElement) return;
-  var plan = JSON.parse(planElement.textContent);
-  var api = form.getAttribute("data-live-score");
+  if (!form || !window.fetch || !window.FormData || !window.URLSearchParams) return;
+  var url = form.getAttribute("data-live-score");
   var tool = form.closest(".score-tool") || document;
   var result = tool.querySelector("[data-score-result]");
   var status = form.querySelector("[data-live-status]");
-  var INTEGER = /^-?[0-9]{1,15}$/;
-
-  function join(prefix, name) { return prefix ? prefix + "." + name : String(name); }
-  function text(data, name) { var value = data.get(name); return value === null ? "" : String(value); }
-  function number(raw) { return INTEGER.test(raw) ? parseInt(raw, 10) : raw; }
-
-  // Returns [value, blank]; value is undefined when the key is left out of the body.
-  function build(node, data, path, inList) {
-    var raw, value, blank, i;
-    switch (node.t) {
-      case "int":
-      case "choice":
-        raw = text(data, path).trim();
-        if (!raw) return [undefined, true];
-        return [node.t === "int" ? number(raw) : raw, false];
-      case "bool":
-        raw = text(data, path).trim().toLowerCase();
-        value = ["on", "true", "1", "oui", "yes"].indexOf(raw) !== -1;
-        return [value, !value];
-      case "intlist":
-        value = text(data, path).trim().split(/[\s,;]+/).filter(Boolean).map(number);
-        return [value, value.length === 0];
-      case "multi":
-        value = data.getAll(path).filter(Boolean);
-        return [value, value.length === 0];
-      case "obj":
-        value = {};
-        blank = true;
-        node.fields.forEach(function (pair) {
-          var member = build(pair[1], data, join(path, pair[0]), false);
-          if (member[0] !== undefined) value[pair[0]] = member[0];
-          blank = blank && member[1];
-        });
-        if (blank && node.omit && !inList) return [undefined, true];
-        return [value, blank];
-      case "list":
-        raw = text(data, join(path, "_slots")).trim();
-        var count = /^[0-9]+$/.test(raw) ? Math.min(parseInt(raw, 10), 200) : 0;
-        var slots = [];
-        for (i = 0; i < count; i++) slots.push(build(node.item, data, join(path, i), true));
-        while (slots.length > node.min && slots[slots.length - 1][1]) slots.pop();
-        return [slots.map(function (slot) { return slot[0] === undefined ? null : slot[0]; }),
-                slots.every(function (slot) { return slot[1]; })];
-      case "grid":
-        value = [];
-        blank = true;
-        for (i = 0; i < node.rows; i++) {
-          var row = [];
-          for (var j = 0; j < node.cols; j++) {
-            raw = text(data, join(path, i + "." + j)).trim();
-            if (raw) blank = false;
-            row.push(raw ? number(raw) : null);
-          }
-          value.push(row);
-        }
-        return [value, blank];
-      default: // json
-        raw = text(data, path).trim();
-        if (!raw) return [undefined, true];
-        try { return [JSON.parse(raw), false]; } catch (error) { return [raw, false]; }
-    }
-  }
-
-  function buildFields(nodes, data, prefix) {
-    return build({t: "obj", fields: nodes, omit: false}, data, prefix, false)[0];
-  }
-
-  function sheet() {
-    var data = new FormData(form);
-    var count = parseInt(text(data, "players"), 10) || 0;
-    var players = [];
-    for (var i = 0; i < count; i++) {
-      var player = {name: text(data, "players." + i + ".name").trim()};
-      var fields = buildFields(plan.players, data, "players." + i);
-      Object.keys(fields).forEach(function (key) { player[key] = fields[key]; });
-      players.push(player);
-    }
-    var body = {variants: data.getAll("variants").sort(), players: players};
-    var shared = buildFields(plan.shared, data, "");
-    Object.keys(shared).forEach(function (key) { body[key] = shared[key]; });
-    return body;
-  }
 
   function setAll(selector, value) {
     tool.querySelectorAll(selector).forEach(function (cell) { cell.textContent = value; });
@@ -158,14 +73,11 @@
     if (pending) pending.abort();
     pending = window.AbortController ? new AbortController() : null;
     status.textContent = status.getAttribute("data-working");
-    fetch(api, {
+    fetch(url, {
       method: "POST",
-      headers: {
-        "Content-Type": "application/json",
-        "Accept": "application/json",
-        "Accept-Language": document.documentElement.lang || "fr"
-      },
-      body: JSON.stringify(sheet()),
+      headers: {"Accept": "application/json", "Accept-Language": document.documentElement.lang || "fr"},
+      body: new URLSearchParams(new FormData(form)),
+      credentials: "same-origin",
       signal: pending ? pending.signal : undefined
     }).then(function (response) {
       return response.json().then(function (data) { return {ok: response.ok, status: response.status, data: data}; });

@@ -2,7 +2,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from rules.wiki_import import contributions_read, wiki_history_import
+from rules.pages.wiki_import import contributions_read, wiki_history_import
 
 
 class Command(BaseCommand):

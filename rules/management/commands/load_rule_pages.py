@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from rules.services import WIKI_DIR, LoadReport, rule_pages_load
+from rules.pages.services import WIKI_DIR, LoadReport, rule_pages_load
 
 
 def write_load_report(report: LoadReport, *, stdout) -> None:

@@ -1,0 +1,67 @@
+"""What the apps built on the catalogue tell it: the only way their knowledge reaches its pages.
+
+The catalogue imports neither `loans` nor `rules` (README, "Working on the code"); they depend on it,
+and each registers here, from its `AppConfig.ready()`, what the catalogue shows of it:
+
+- **Circulation** (the loans app): where the copies are. A copy's status (on the shelf, in repair…)
+  is the catalogue's; whether it is out on loan, kept at the desk for a family's hold, when it is due
+  back and how often it was lent is the lending app's. Its methods return query expressions, from
+  which `Copy.objects.available()`, `with_availability()`, the search's « disponible » filter and
+  its sort by popularity are built: a search stays the same single query.
+- **Notice links** (the rules app): the links a game's notice shows under its title (« Règles du
+  jeu »…), `(label, url)` pairs for one game, at most one query per function.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import TYPE_CHECKING, Protocol
+
+from django.core.exceptions import ImproperlyConfigured
+from django.db.models import Expression, QuerySet
+
+if TYPE_CHECKING:
+    from .models import Game
+
+
+class Circulation(Protocol):
+    """Where copies are, as the app that lends them knows it."""
+
+    def on_loan(self) -> Expression:
+        """True for the copy `OuterRef("pk")` while it is out on loan."""
+
+    def set_aside(self) -> Expression:
+        """True for the copy `OuterRef("pk")` while it waits at the desk for the family that reserved it."""
+
+    def due_on(self) -> Expression:
+        """Annotation of a copy queryset: the date the copy is due back, None when it is not out."""
+
+    def lendings(self, since: datetime) -> QuerySet:
+        """The copies of the game `OuterRef("pk")`, one row per loan since `since`."""
+
+
+_circulation: Circulation | None = None
+_notice_links: list[Callable[[Game], list[tuple[str, str]]]] = []
+
+
+def register_circulation(circulation: Circulation) -> None:
+    global _circulation
+    _circulation = circulation
+
+
+def circulation() -> Circulation:
+    """The registered circulation (the loans app's)."""
+    if _circulation is None:
+        raise ImproperlyConfigured("No app told the catalogue where its copies are (loans/apps.py does).")
+    return _circulation
+
+
+def register_notice_links(links: Callable[[Game], list[tuple[str, str]]]) -> None:
+    if links not in _notice_links:
+        _notice_links.append(links)
+
+
+def notice_links(game: Game) -> list[tuple[str, str]]:
+    """The links a notice shows under its title, from every app that registered some."""
+    return [link for links in _notice_links for link in links(game)]

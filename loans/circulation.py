@@ -1,0 +1,30 @@
+"""Where copies are, as the catalogue shows it: told through its registry (catalogue/registry.py).
+
+Registered by `LoansConfig.ready()`: the catalogue's availability, due dates and popularity are
+built from these expressions, on the loans' and holds' own QuerySet methods.
+"""
+
+from datetime import datetime
+
+from django.db.models import Exists, Expression, Min, OuterRef, Q, QuerySet
+
+from catalogue.models import Copy
+
+from .models import Hold, Loan
+
+
+class LoansCirculation:
+    """Open loans take a copy out, ready holds keep it at the desk; past loans make a game popular."""
+
+    def on_loan(self) -> Expression:
+        # (NOT) EXISTS: one probe of the partial unique index of open loans.
+        return Exists(Loan.objects.open().filter(copy=OuterRef("pk")))
+
+    def set_aside(self) -> Expression:
+        return Exists(Hold.objects.ready().filter(copy=OuterRef("pk")))
+
+    def due_on(self) -> Expression:
+        return Min("loans__due_on", filter=Q(loans__returned_at__isnull=True))
+
+    def lendings(self, since: datetime) -> QuerySet:
+        return Copy.objects.filter(game=OuterRef("pk"), loans__lent_at__gte=since)

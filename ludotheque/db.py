@@ -1,0 +1,20 @@
+"""Database helpers shared by the apps' hand-written migrations."""
+
+from django.db import migrations
+
+
+def run_on_postgresql(forward: str, backward: str) -> migrations.RunPython:
+    """A migration step that runs SQL on PostgreSQL and does nothing elsewhere (a newcomer's SQLite).
+
+    Both directions are plain SQL without parameters (`%` needs no doubling). Hand-written: carry it
+    over when squashing.
+    """
+
+    def run(sql: str):
+        def operation(apps, schema_editor):
+            if schema_editor.connection.vendor == "postgresql":
+                schema_editor.execute(sql, params=None)
+
+        return operation
+
+    return migrations.RunPython(run(forward), run(backward), elidable=False)

@@ -1,0 +1,17 @@
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+
+class RevisionForm(forms.Form):
+    """The page editor: the text, an edit summary, and the revision it was written from."""
+
+    content = forms.CharField(
+        label=_("Texte de la page"),
+        widget=forms.Textarea(attrs={"rows": 28, "spellcheck": "true", "class": "wiki-source"}),
+    )
+    summary = forms.CharField(
+        label=_("Résumé de la modification"),
+        max_length=500,
+        help_text=_("Une phrase pour l'historique : ce que vous avez changé et pourquoi."),
+    )
+    base_number = forms.IntegerField(widget=forms.HiddenInput, min_value=0)

@@ -1,0 +1,70 @@
+"""What the web layer asks of the rules: which GameRules stand behind a slug, their texts in the reader's language.
+
+`game_rules()` and `all_game_rules()` are the one place every page, print aid and API endpoint asks
+for a game's rules: the coded modules of `rules/games/`, then the score sheets librarians declared
+in the admin (`rules/declared/`), so nothing else needs to tell them apart.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from django.utils.translation import gettext, ngettext
+
+from catalogue.models import Game
+
+from .declared.sheets import all_declared_rules, declared_rules
+from .engine import GameRules, InvalidInput, render
+from .games import all_games, get_game
+from .models import RulePage
+
+
+def game_rules(slug: str) -> GameRules | None:
+    """The GameRules behind this slug (setup, score sheet, checks), or None."""
+    return get_game(slug) or declared_rules(slug)
+
+
+def all_game_rules() -> list[GameRules]:
+    """Every game with executable rules, sorted by title."""
+    coded = list(all_games())
+    declared = [rules for rules in all_declared_rules() if get_game(rules.slug) is None]
+    return sorted([*coded, *declared], key=lambda rules: rules.title.casefold())
+
+
+# --- engine texts in the reader's language ---------------------------------------------------------
+
+
+def translate(label: str) -> str:
+    """A declared label (a field's, a variant's) in the active language."""
+    return gettext(label) if label else ""
+
+
+def render_text(value: Any) -> str:
+    """An engine Text (or Label, NameList, Sentences) in the active language; a plain label is translated.
+
+    French plurals (« 0 point ») come from locale/fr, like every plural of the site.
+    """
+    if isinstance(value, str):
+        return translate(value)
+    return render(value, gettext, ngettext)
+
+
+def error_messages(invalid: InvalidInput) -> dict[str, list[str]]:
+    """The engine's per-path error Texts, rendered: `{"players.0.gold": ["…"]}`."""
+    return {path: [render_text(message) for message in messages] for path, messages in invalid.errors.items()}
+
+
+# --- what the catalogue's notice links to (registered in apps.py) --------------------------------------
+
+
+def notice_links(game: Game) -> list[tuple[str, str]]:
+    """The game's rules page and its calculator and sheet, for its catalogue notice (one query)."""
+    slug = RulePage.objects.filter(game=game).values_list("slug", flat=True).first()
+    if slug is None:
+        return []
+    return [
+        (gettext("Règles du jeu"), reverse("rules:page-detail", args=[slug])),
+        (gettext("Calculateur de mise en place"), reverse("rules:setup", args=[slug])),
+        (gettext("Feuille de score"), reverse("rules:score-sheet", args=[slug])),
+    ]
