@@ -1,6 +1,7 @@
 #!/bin/sh
 # README command 2: install what the tests need (Debian's Chromium, PostgreSQL if none answers) and
-# run the whole test suite on PostgreSQL. Extra arguments go to pytest.
+# run the whole test suite on PostgreSQL (or the DATABASE_URL given), then say which database it was.
+# Extra arguments go to pytest.
 cd "$(dirname "$0")/.."
 . scripts/venv.sh
 make_venv requirements-dev.txt
@@ -18,4 +19,16 @@ if [ -z "${DATABASE_URL:-}" ]; then
     export DATABASE_URL="postgres://postgres:ludotheque@127.0.0.1:5432/ludotheque"
 fi
 
-exec .venv/bin/python -m pytest "$@"
+status=0
+.venv/bin/python -m pytest "$@" || status=$?
+# Say which database the suite ran on: on SQLite the tests marked `postgresql` were skipped.
+.venv/bin/python - <<'EOF'
+from ludotheque.settings import DATABASES
+
+db = DATABASES["default"]
+if db["ENGINE"].endswith("postgresql"):
+    print(f"Database: PostgreSQL, test_{db['NAME']} on {db['HOST'] or 'localhost'}:{db['PORT'] or 5432}.")
+else:
+    print("Database: SQLite; the tests marked postgresql were skipped (they need PostgreSQL).")
+EOF
+exit $status

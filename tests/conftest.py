@@ -6,6 +6,7 @@ from html import unescape
 from io import BytesIO
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 
 CHROMIUM = "/usr/bin/chromium"
@@ -20,6 +21,17 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 PASSWORD = "motdepasse-de-test-42"
+
+
+def pytest_collection_modifyitems(config, items):
+    """Skip the tests marked `postgresql` on another database (a newcomer's SQLite), saying why."""
+    engine = settings.DATABASES["default"]["ENGINE"]
+    if engine.endswith("postgresql"):
+        return
+    skip = pytest.mark.skip(reason=f"needs PostgreSQL; this run uses {engine.rsplit('.', 1)[-1]}")
+    for item in items:
+        if item.get_closest_marker("postgresql"):
+            item.add_marker(skip)
 
 
 @pytest.fixture

@@ -20,6 +20,7 @@ def catalogue(db):
     return family_catalogue()
 
 
+@pytest.mark.postgresql
 def test_the_game_list_is_the_family_search_with_the_same_filters(client, catalogue):
     response = client.get(GAMES, {"ages": "6, 9, 38", "duree_max": "35"})
     assert response.status_code == 200
@@ -32,6 +33,7 @@ def test_the_game_list_is_the_family_search_with_the_same_filters(client, catalo
     ]
 
 
+@pytest.mark.postgresql
 def test_a_result_carries_what_a_family_needs_to_choose(client, catalogue):
     [chateau] = client.get(GAMES, {"q": "chateau"}).json()["results"]
     assert chateau == {
@@ -184,6 +186,7 @@ def test_the_api_is_read_only_for_everyone(client, catalogue, staff_user):
     assert Game.objects.count() == 6
 
 
+@pytest.mark.postgresql
 def test_the_game_list_runs_the_same_queries_whatever_the_page_size(client, db, django_assert_num_queries):
     # The count, then the page of games with their category, tag names and copy counts.
     add_games(2)
@@ -194,6 +197,7 @@ def test_the_game_list_runs_the_same_queries_whatever_the_page_size(client, db, 
         assert len(client.get(GAMES, {"ages": "6,8"}).json()["results"]) == 20
 
 
+@pytest.mark.postgresql
 def test_a_game_and_its_facets_take_a_fixed_number_of_queries(client, db, django_assert_num_queries):
     add_games(3)
     with django_assert_num_queries(1):

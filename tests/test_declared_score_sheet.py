@@ -363,6 +363,7 @@ def test_a_sheets_page_is_history_and_cannot_be_deleted_under_it(sheet):
         sheet.page.delete()
 
 
+@pytest.mark.postgresql
 def test_the_database_keeps_a_tie_breaker_on_its_own_sheets_lines(sheet):
     other = six_qui_prend()
     foreign = other.lines.first()

@@ -185,6 +185,7 @@ def test_taking_another_copy_than_the_one_set_aside_passes_that_one_to_the_next_
     assert second_hold.status == Hold.Status.READY and second_hold.copy == kept
 
 
+@pytest.mark.postgresql
 def test_the_database_allows_one_open_loan_per_copy(staff_user, catane):
     copy = make_copy(catane, "90461")
     member = make_member("M1")

@@ -13,10 +13,7 @@ from tests.loan_helpers import make_copy, make_game, make_member, make_membershi
 
 CLERKS = 12
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL"),
-]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgresql]  # row locks
 
 
 def run_at_once(calls) -> list:

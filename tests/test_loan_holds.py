@@ -129,6 +129,7 @@ def test_a_hold_still_in_its_pickup_time_does_not_expire(staff_user, game):
     assert hold.status == Hold.Status.READY
 
 
+@pytest.mark.postgresql
 def test_the_database_allows_one_active_hold_per_family_and_game(staff_user, game):
     member = make_member("M1")
     Hold.objects.create(game=game, member=member, position=1, created_by=staff_user)

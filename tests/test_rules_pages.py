@@ -423,6 +423,50 @@ def test_the_sheet_page_loads_the_live_totals_script_that_posts_the_form_to_the_
     assert "js/score-sheet.js" in html
 
 
+def test_the_live_script_posts_the_form_and_gets_the_apis_result_as_json(client):
+    url = reverse("rules:score-sheet", args=["biblios"])
+    page = client.post(url, biblios_sheet(), headers={"Accept": "application/json"})
+    assert page.status_code == 200
+    body = {
+        "players": [
+            {
+                "name": "Cédric",
+                "categories": {
+                    "moines": {"total": 9, "best_letter": "C"},
+                    "manuscrits": {"total": 2},
+                    "pigments": {"total": 7},
+                    "grimoires": {"total": 4},
+                    "livres_sacres": {"total": 3},
+                },
+                "gold": 2,
+            },
+            {
+                "name": "Rodolphe",
+                "categories": {
+                    "moines": {"total": 9, "best_letter": "B"},
+                    "manuscrits": {"total": 5},
+                    "grimoires": {"total": 2},
+                },
+                "gold": 5,
+            },
+        ],
+        "dice": {"moines": 5, "manuscrits": 3, "pigments": 2, "grimoires": 2, "livres_sacres": 4},
+    }
+    api = client.post(reverse("rules-score", args=["biblios"]), body, content_type="application/json")
+    assert page.json() == api.json()
+    assert page.json()["winners"] == ["Rodolphe"]
+
+
+def test_the_live_script_gets_the_errors_by_input_name_in_the_readers_language(client):
+    url = reverse("rules:score-sheet", args=["biblios"])
+    sheet = biblios_sheet(**{"players.0.gold": "-2"})
+    response = client.post(url, sheet, headers={"Accept": "application/json", "Accept-Language": "en"})
+    assert response.status_code == 400
+    with translation.override("en"):
+        expected = gettext("La valeur doit être au moins %(minimum)s.") % {"minimum": 0}
+    assert response.json() == {"players.0.gold": [expected]}
+
+
 # --- referee check --------------------------------------------------------------------------------------
 
 

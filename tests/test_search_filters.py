@@ -81,6 +81,7 @@ def test_several_tags_keep_the_games_carrying_all_of_them(catalogue):
     assert search("tag=cooperatif&tag=memoire") == ["La chasse aux monstres"]
 
 
+@pytest.mark.postgresql
 def test_author_by_part_of_the_name_without_accents(catalogue):
     assert search("auteur=bauza") == ["7 Wonders", "La chasse aux monstres"]
     assert search("auteur=MULLER") == ["Quarto"]
@@ -130,6 +131,7 @@ def test_filters_combine(catalogue):
     assert search("q=bauza&joueurs=6") == ["7 Wonders"]
 
 
+@pytest.mark.postgresql
 def test_text_ignores_accents_and_case(catalogue):
     assert search("q=chateau") == ["Le Château des Dragons"]
     assert search("q=CHÂTEAU") == ["Le Château des Dragons"]
@@ -142,6 +144,7 @@ def test_text_finds_several_words_in_any_order_and_french_plurals(catalogue):
     assert search("q=monstre") == ["La chasse aux monstres"]
 
 
+@pytest.mark.postgresql
 def test_text_tolerates_one_typo(catalogue):
     assert search("q=catanne") == ["Les colons de Catane"]
     assert search("q=colons catanne") == ["Les colons de Catane"]
@@ -149,6 +152,7 @@ def test_text_tolerates_one_typo(catalogue):
     assert search("q=biblioteque") == ["Biblios"]
 
 
+@pytest.mark.postgresql
 def test_text_searches_authors_publishers_tags_and_summary(catalogue):
     assert search("q=teuber") == ["Les colons de Catane"]
     assert search("q=kosmos") == ["Les colons de Catane"]

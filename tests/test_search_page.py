@@ -94,6 +94,7 @@ def test_results_speak_english_with_english_plurals(client, catalogue):
     )
 
 
+@pytest.mark.postgresql
 def test_a_search_for_catanne_finds_les_colons_de_catane(client, catalogue):
     assert result_titles(client.get(URL, {"q": "catanne"})) == ["Les colons de Catane"]
 
@@ -184,11 +185,13 @@ def test_the_page_only_answers_get(client, catalogue):
     assert client.post(URL).status_code == 405
 
 
+@pytest.mark.postgresql
 def test_a_logged_in_outsider_sees_the_same_search(client, catalogue, outsider):
     client.force_login(outsider)
     assert result_titles(client.get(URL, {"q": "chateau"})) == ["Le Château des Dragons"]
 
 
+@pytest.mark.postgresql
 def test_the_page_runs_the_same_queries_whatever_the_number_of_results(client, db, django_assert_num_queries):
     # The count with the facets (one query), the page of games, the category and site choices of the form.
     add_games(3)
@@ -199,6 +202,7 @@ def test_the_page_runs_the_same_queries_whatever_the_number_of_results(client, d
         assert len(result_titles(client.get(URL, {"ages": "6,8"}))) == 20
 
 
+@pytest.mark.postgresql
 def test_a_text_search_adds_one_query_to_check_the_words_exist(client, db, django_assert_num_queries):
     add_games(3)
     with django_assert_num_queries(5):

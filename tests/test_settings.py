@@ -110,9 +110,8 @@ def _postgres_setting(name: str, options: str | None = None) -> str:
 
 
 @pytest.mark.django_db
+@pytest.mark.postgresql
 def test_the_server_applies_the_session_options_and_lets_the_url_override_them():
-    if connection.vendor != "postgresql":
-        pytest.skip("PostgreSQL session settings")
     assert _postgres_setting("max_parallel_workers_per_gather") == "0"
     assert _postgres_setting("jit") == "off"
     url = "postgres://postgres@localhost/ludo?options=-c%20max_parallel_workers_per_gather%3D2"

@@ -1,6 +1,6 @@
 """The registry of games: every module in this package defines `RULES`, one GameRules instance.
 
-Adding a game is adding a module here.
+Adding a game is adding a module here (docs/adding-a-game.md).
 """
 
 from __future__ import annotations

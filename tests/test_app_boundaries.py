@@ -1,0 +1,39 @@
+"""The apps' boundaries (README, "Working on the code"): the catalogue knows nothing of loans or rules."""
+
+import ast
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def imported_modules(folder: Path) -> set[str]:
+    found = set()
+    for path in folder.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                found.add(node.module)
+            elif isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+    return found
+
+
+def test_the_catalogue_imports_neither_loans_nor_rules():
+    apps = {module.split(".")[0] for module in imported_modules(ROOT / "catalogue")}
+    assert not apps & {"loans", "rules"}
+
+
+def test_the_catalogue_reaches_no_other_app_through_meta_lookups_or_urls():
+    code = "\n".join(path.read_text(encoding="utf-8") for path in (ROOT / "catalogue").rglob("*.py"))
+    assert not re.search(r"get_field\(\"(loans|holds|rules_page)\"\)|\bloans__|\bholds__|rules_page", code)
+    pages = "\n".join(
+        path.read_text(encoding="utf-8") for path in (ROOT / "templates" / "catalogue").rglob("*.html")
+    )
+    assert not re.search(r"\{% url '(loans|rules):|\.rules_page\b|\.loans\.", pages)
+
+
+def test_the_rules_engine_and_games_import_nothing_of_the_project_but_the_engine():
+    for folder in ("engine", "games"):
+        modules = imported_modules(ROOT / "rules" / folder)
+        assert not {module for module in modules if module.split(".")[0] in {"django", "catalogue", "loans"}}
+        assert all(module == "rules.engine" or not module.startswith("rules") for module in modules), folder
