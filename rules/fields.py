@@ -188,6 +188,11 @@ def name_field(label: str, initial: str) -> forms.CharField:
     return forms.CharField(label=label, initial=initial, required=False, widget=widget)
 
 
+def number_widget(minimum: int | None, maximum: int | None, **attrs: Any) -> NumberInput:
+    attrs = {"inputmode": "numeric", "step": 1, "min": minimum, "max": maximum, **attrs}
+    return NumberInput(attrs={key: value for key, value in attrs.items() if value is not None})
+
+
 def initial_text(declared: Field) -> Any:
     """The declared default, as an unbound input shows it (None: nothing)."""
     return None if declared.default is MISSING else declared.default
@@ -216,10 +221,8 @@ def formfield(declared: Field, *, label: str | None = None, prefill: bool = True
     if not prefill:
         options["initial"] = None
     if isinstance(declared, Integer):
-        attrs = {"inputmode": "numeric", "step": 1, "min": declared.minimum, "max": declared.maximum}
-        if not prefill:
-            attrs["placeholder"] = initial_text(declared)
-        widget = NumberInput(attrs={key: value for key, value in attrs.items() if value is not None})
+        placeholder = None if prefill else initial_text(declared)
+        widget = number_widget(declared.minimum, declared.maximum, placeholder=placeholder)
         return IntegerInput(widget=widget, **options)
     if isinstance(declared, ListOf) and isinstance(declared.item, Integer):
         attrs = {"inputmode": "numeric", "placeholder": gettext("ex. 5, 3, 2"), "autocomplete": "off"}
@@ -233,10 +236,6 @@ def formfield(declared: Field, *, label: str | None = None, prefill: bool = True
 def is_rows(declared: Field) -> bool:
     """A list of groups: one row of inputs per item (Martian Dice's turns, K2's climbers)."""
     return isinstance(declared, ListOf) and not isinstance(declared.item, Choice | Integer)
-
-
-def is_group(declared: Field) -> bool:
-    return isinstance(declared, Group)
 
 
 def grid_shape(declared: Field) -> tuple[int, int] | None:
@@ -272,6 +271,6 @@ def cell_field(declared: Field, row: int, column: int) -> IntegerInput:
         choices = [(str(value), str(value)) for value in range(cell["minimum"], cell["maximum"] + 1)]
     if choices is not None:
         return IntegerInput(label=label, required=False, widget=Select(choices=[("", "—"), *choices]))
-    attrs = {"inputmode": "numeric", "step": 1, "min": cell.get("minimum"), "max": cell.get("maximum")}
-    widget = NumberInput(attrs={key: value for key, value in attrs.items() if value is not None})
-    return IntegerInput(label=label, required=False, widget=widget)
+    return IntegerInput(
+        label=label, required=False, widget=number_widget(cell.get("minimum"), cell.get("maximum"))
+    )

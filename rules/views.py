@@ -12,9 +12,10 @@ from django.views.decorators.http import require_GET, require_http_methods
 from catalogue.models import Game
 
 from .engine import GameRules
-from .forms import CheckForm, ScoreSheetForm, SetupForm, SheetChoiceForm
+from .forms import CheckForm, SetupForm, SheetChoiceForm
 from .models import RulePage
 from .pages.markup import SectionKind, split_sections
+from .score_sheet import ScoreSheetForm
 from .serializers import ScoreResultSerializer, score_data
 from .services import all_game_rules, game_rules, render_text, translate
 

@@ -602,7 +602,8 @@ def test_the_sheet_page_answers_200_or_400_whatever_is_posted(client, game):
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
-    from rules.forms import ScoreSheetForm, SheetChoiceForm
+    from rules.forms import SheetChoiceForm
+    from rules.score_sheet import ScoreSheetForm
 
     variants = next(
         (
