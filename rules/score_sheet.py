@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 from .engine import Field, GameRules, Group, join_path
 from .fields import RowCountInput, formfield, is_rows, name_field
 from .forms import DeclaredForm, variant_labels
+from .serializers import score_data
 from .services import render_text, translate
 
 INITIAL_SLOTS = 3  # rows first drawn for a list of turns (more on request)
@@ -175,29 +176,19 @@ class ScoreSheetForm(DeclaredForm):
         if result is None:
             return None
         criteria = {criterion.slug: criterion.label for criterion in self.game.tie_breakers(self.variants)}
-        return {
-            "players": [
-                {
-                    "name": player.name,
-                    "total": player.total,
-                    "rank": player.rank,
-                    "eliminated": player.eliminated,
-                    "winner": player.name in result.winners,
-                }
-                for player in result.players
-            ],
-            "lines": [
-                {
-                    "slug": line.slug,
-                    "label": translate(line.label),
-                    "points": [player.breakdown.get(line.slug, 0) for player in result.players],
-                }
-                for line in self.game.lines(self.variants)
-            ],
-            "winners": result.winners,
-            "decided_by": translate(criteria[result.decided_by]) if result.decided_by in criteria else "",
-            "explanation": render_text(result.explanation),
-        }
+        shown = score_data(result)  # the API's result, rendered in the reader's language
+        for player in shown["players"]:
+            player["winner"] = player["name"] in result.winners
+        shown["lines"] = [
+            {
+                "slug": line.slug,
+                "label": translate(line.label),
+                "points": [player.breakdown.get(line.slug, 0) for player in result.players],
+            }
+            for line in self.game.lines(self.variants)
+        ]
+        shown["decided_by"] = translate(criteria[result.decided_by]) if result.decided_by in criteria else ""
+        return shown
 
     @property
     def columns(self) -> list[dict]:

@@ -1,0 +1,1 @@
+"""Score sheets librarians declare in the admin, without code, read as the engine's GameRules."""
