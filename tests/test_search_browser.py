@@ -35,6 +35,7 @@ def test_a_family_of_three_with_35_minutes_finds_the_monster_hunt_but_not_biblio
     assert re.search(r"2 exemplaires, [012] disponibles?", chasse)
 
 
+@pytest.mark.postgresql
 def test_a_search_with_a_typo_finds_les_colons_de_catane(page, live_server, demo):
     page.goto(f"{live_server.url}/jeux/")
     page.get_by_role("searchbox").fill("catanne")
