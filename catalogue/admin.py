@@ -6,6 +6,7 @@ from django.forms.models import BaseInlineFormSet
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from . import esar
 from .access import LibrarianAccessMixin
 from .models import (
     Author,
@@ -30,6 +31,54 @@ def _only_location():
 
 
 # --- Filters of the game list ------------------------------------------------------------------
+
+
+class CategoryFilter(admin.SimpleListFilter):
+    """The game's category, or a whole ESAR group (« jeux de règles »: A 401, A 406…)."""
+
+    title = _("catégorie")
+    parameter_name = "categorie"
+
+    def lookups(self, request, model_admin):
+        categories = list(Category.objects.all())
+        choices = []
+        for code, label in esar.GROUPS.items():
+            members = [category for category in categories if category.esar_group == code]
+            if members:
+                choices.append((code, _("%(group)s : tous (%(code)s)") % {"group": label, "code": code}))
+                choices += [(category.code, f"— {category}") for category in members]
+        choices += [(category.code, str(category)) for category in categories if category.esar_group is None]
+        return choices
+
+    def queryset(self, request, queryset):
+        if not self.value():
+            return queryset
+        group = esar.as_group(self.value())
+        if group:
+            return queryset.filter(category__in=Category.objects.in_esar_group(group))
+        return queryset.filter(category__code=self.value())
+
+
+class EsarGroupFilter(admin.SimpleListFilter):
+    title = _("groupe ESAR")
+    parameter_name = "esar"
+    OTHER = "autre"
+
+    def lookups(self, request, model_admin):
+        return [
+            *((code, f"{label} ({code})") for code, label in esar.GROUPS.items()),
+            (self.OTHER, _("Autre classement")),
+        ]
+
+    def queryset(self, request, queryset):
+        if self.value() in esar.GROUPS:
+            return queryset.in_esar_group(self.value())
+        if self.value() == self.OTHER:
+            groups = [queryset.in_esar_group(code).values("pk") for code in esar.GROUPS]
+            for group in groups:
+                queryset = queryset.exclude(pk__in=group)
+            return queryset
+        return queryset
 
 
 class PlayersFilter(admin.SimpleListFilter):
@@ -173,7 +222,7 @@ class GameAdmin(LibrarianAccessMixin, admin.ModelAdmin):
     list_display = ["title", "category", "players", "ages", "duration_minutes", "copy_count", "updated_at"]
     list_select_related = ["category"]
     list_filter = [
-        "category",
+        CategoryFilter,
         "tags",
         PlayersFilter,
         AgeFilter,
@@ -291,9 +340,14 @@ class LocationAdmin(LibrarianAccessMixin, admin.ModelAdmin):
 
 @admin.register(Category)
 class CategoryAdmin(LibrarianAccessMixin, admin.ModelAdmin):
-    list_display = ["code", "label", "family"]
-    list_filter = ["family"]
+    list_display = ["code", "label", "family", "esar_group"]
+    list_filter = [EsarGroupFilter, "family"]
     search_fields = ["code", "label", "family"]
+
+    @admin.display(description=_("groupe ESAR"))
+    def esar_group(self, category: Category) -> str:
+        group = category.esar_group
+        return f"{esar.GROUPS[group]} ({group})" if group else "—"
 
 
 @admin.register(Tag)

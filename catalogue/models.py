@@ -7,6 +7,7 @@ from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from . import esar
 from .search import GameSearchMixin
 
 
@@ -25,12 +26,20 @@ class Location(models.Model):
         return self.name
 
 
+class CategoryQuerySet(models.QuerySet):
+    def in_esar_group(self, group: str) -> "CategoryQuerySet":
+        """The categories of an ESAR facet A group (`A400`: `A 401`, `A 406`…); see catalogue/esar.py."""
+        return self.filter(code__regex=esar.GROUP_SQL_REGEX.format(kind=group[1]))
+
+
 class Category(models.Model):
     """A classification of the library: code, label and family (`A 406` / jeu de stratégie / jeu de règles)."""
 
     code = models.CharField(_("code"), max_length=20, unique=True)
     label = models.CharField(_("libellé"), max_length=120)
     family = models.CharField(_("famille"), max_length=120, blank=True)
+
+    objects = CategoryQuerySet.as_manager()
 
     class Meta:
         ordering = ["code"]
@@ -39,6 +48,11 @@ class Category(models.Model):
 
     def __str__(self) -> str:
         return f"{self.code} {self.label}"
+
+    @property
+    def esar_group(self) -> str | None:
+        """The ESAR facet A group of the code (`A400`), or None for another classification."""
+        return esar.group_of(self.code)
 
 
 class Tag(models.Model):

@@ -14,6 +14,7 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from . import esar
 from .filters import GameFilter
 from .models import Copy, Game
 from .serializers import CopyWithGameSerializer, FacetsSerializer, GameDetailSerializer, GameSerializer
@@ -121,11 +122,20 @@ def _url_with(request: HttpRequest, name: str, values: list[str]) -> str:
 
 
 def _facet_links(request: HttpRequest, filterset: GameFilter, facets: dict) -> dict:
-    """Add to each category and tag count the link that narrows the search to it, or widens it back."""
-    chosen_category = filterset.form.cleaned_data.get("categorie")
+    """Add to each category and tag count the link that narrows the search to it, or widens it back.
+
+    The categories come grouped by ESAR kind (`esar_groups`), each group linking to all of its codes.
+    """
+    chosen = filterset.form.cleaned_data.get("categorie")
+    chosen_code = chosen.code if chosen is not None else None
     for facet in facets["categories"]:
-        facet["selected"] = chosen_category is not None and facet["code"] == chosen_category.code
+        facet["selected"] = facet["code"] == chosen_code
         facet["url"] = _url_with(request, "categorie", [] if facet["selected"] else [facet["code"]])
+    facets["esar_groups"] = esar.grouped_facets(facets["categories"])
+    for group in facets["esar_groups"]:
+        if group["code"] is not None:
+            group["selected"] = group["code"] == chosen_code
+            group["url"] = _url_with(request, "categorie", [] if group["selected"] else [group["code"]])
     chosen_tags = [tag.slug for tag in filterset.form.cleaned_data.get("tag") or []]
     for facet in facets["tags"]:
         facet["selected"] = facet["slug"] in chosen_tags
@@ -147,7 +157,7 @@ def game_list(request: HttpRequest) -> HttpResponse:
     paginator = GamePaginator(games.for_result_list(), GAMES_PER_PAGE)
     paginator.count = facets["count"]  # counted with the facets, in the same scan
     page = paginator.get_page(request.GET.get("page"))
-    context.update(page=page, category_facets=facets["categories"], tag_facets=facets["tags"])
+    context.update(page=page, category_groups=facets["esar_groups"], tag_facets=facets["tags"])
     return render(request, "catalogue/game_list.html", context)
 
 
