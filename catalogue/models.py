@@ -448,3 +448,40 @@ class Copy(models.Model):
     @property
     def status_allows_lending(self) -> bool:
         return self.status in Copy.Status.lendable()
+
+
+class BarcodeSequence(models.Model):
+    """The numbering of new copies for libraries without pre-printed labels: prefix + next number.
+
+    One per ludothèque. `catalogue.services.barcode_allocate` hands out its numbers under a row lock,
+    in the transaction that saves the copy: no two copies get the same number, and a copy that is
+    not saved gives its number back (no gap).
+    """
+
+    prefix = models.CharField(_("préfixe"), max_length=20, blank=True, help_text=_("Par exemple LUD."))
+    next_number = models.PositiveIntegerField(_("prochain numéro"), default=1)
+    digits = models.PositiveSmallIntegerField(
+        _("chiffres"), default=6, help_text=_("Le numéro est complété de zéros : LUD000042 pour 6 chiffres.")
+    )
+
+    class Meta:
+        verbose_name = _("séquence de codes-barres")
+        verbose_name_plural = _("séquence de codes-barres")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(id=1),
+                name="catalogue_barcodesequence_single",
+                violation_error_message=_("La ludothèque n'a qu'une séquence de codes-barres."),
+            ),
+            models.CheckConstraint(
+                condition=Q(digits__lte=12),
+                name="catalogue_barcodesequence_digits_lte_12",
+                violation_error_message=_("Au plus 12 chiffres."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.barcode(self.next_number)
+
+    def barcode(self, number: int) -> str:
+        return f"{self.prefix}{number:0{self.digits}d}"

@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from .models import (
     Author,
     Authorship,
+    BarcodeSequence,
     Category,
     Component,
     Copy,
@@ -363,3 +364,38 @@ def _set_copy(game: Game, pmb_copy: PmbCopy, changes: list[str]) -> None:
         copy.full_clean()
         copy.save()
         changes.append(_("exemplaire %(barcode)s modifié") % {"barcode": pmb_copy.barcode})
+
+
+# How many numbers past the next one are checked at once for barcodes already in use.
+ALLOCATION_WINDOW = 1000
+
+
+@transaction.atomic
+def barcode_allocate() -> str:
+    """The next free barcode of the library's sequence, taken in the caller's transaction.
+
+    The sequence row is locked until that transaction ends, so concurrent copies get consecutive,
+    distinct numbers, and a rolled-back copy gives its number back. Numbers already printed on a
+    copy (an imported label) are skipped.
+    """
+    sequence = BarcodeSequence.objects.select_for_update().first()
+    if sequence is None:
+        raise ValidationError(
+            _("Saisissez un code-barres : aucune séquence de numérotation n'est configurée."),
+            code="no_sequence",
+        )
+    candidates = [
+        sequence.barcode(number)
+        for number in range(sequence.next_number, sequence.next_number + ALLOCATION_WINDOW)
+    ]
+    used = set(Copy.objects.filter(barcode__in=candidates).values_list("barcode", flat=True))
+    free = next((offset for offset, barcode in enumerate(candidates) if barcode not in used), None)
+    if free is None:
+        raise ValidationError(
+            _("Les %(count)s numéros suivants de la séquence sont déjà pris : avancez le prochain numéro."),
+            code="sequence_exhausted",
+            params={"count": ALLOCATION_WINDOW},
+        )
+    sequence.next_number += free + 1
+    sequence.save(update_fields=["next_number"])
+    return candidates[free]

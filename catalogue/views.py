@@ -15,7 +15,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from . import esar
+from .access import staff_required
 from .filters import GameFilter
+from .forms import BoxStickerForm, LabelSheetForm
+from .labels import code128, label_sheets
 from .models import Copy, Game
 from .serializers import CopyWithGameSerializer, FacetsSerializer, GameDetailSerializer, GameSerializer
 
@@ -165,6 +168,51 @@ def game_list(request: HttpRequest) -> HttpResponse:
 def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
     game = get_object_or_404(Game.objects.for_notice(), slug=slug)
     return render(request, "catalogue/game_detail.html", {"game": game})
+
+
+# Labels and box stickers (staff): printed through the browser, see the print section of the stylesheet.
+
+
+@staff_required
+@require_safe
+def label_sheet(request: HttpRequest) -> HttpResponse:
+    """A4 sheets of labels (barcode, cote, title, site) for the copies chosen in the admin or added since a date."""
+    form = LabelSheetForm(request.GET or None)
+    if not form.is_valid():
+        return render(
+            request, "catalogue/label_sheet.html", {"form": form}, status=400 if form.is_bound else 200
+        )
+    layout = form.cleaned_data["layout"]
+    copies = form.copies()
+    context = {
+        "form": form,
+        "copies": copies,
+        "layout": layout,
+        "sheets": label_sheets(copies, layout, offset=form.cleaned_data["decalage"]),
+    }
+    return render(request, "catalogue/label_sheet.html", context)
+
+
+@staff_required
+@require_safe
+def box_stickers(request: HttpRequest) -> HttpResponse:
+    """Stickers for the inside of the box lid: title, barcode, and the pieces to check at return."""
+    form = BoxStickerForm(request.GET or None)
+    if not form.is_valid():
+        return render(
+            request, "catalogue/box_stickers.html", {"form": form}, status=400 if form.is_bound else 200
+        )
+    copies = form.copies()
+    games = Game.objects.filter(pk__in={copy.game_id for copy in copies}).prefetch_related("components")
+    components = {game.pk: list(game.components.all()) for game in games}
+    stickers = [
+        {"copy": copy, "barcode": code128(copy.barcode), "pieces": components[copy.game_id]}
+        for copy in copies
+    ]
+    per_sheet = 4 if form.cleaned_data["format"] == "a6" else 2
+    sheets = [stickers[start : start + per_sheet] for start in range(0, len(stickers), per_sheet)]
+    context = {"form": form, "copies": copies, "sheets": sheets, "format": form.cleaned_data["format"]}
+    return render(request, "catalogue/box_stickers.html", context)
 
 
 class GameViewSet(viewsets.ReadOnlyModelViewSet):
