@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from .labels import MAX_LABELS, PRESETS, SheetLayout
 from .models import Copy, Location
+from .spreadsheet import MAX_BYTES, decode, read_sheet
 
 # The smallest label that still holds a title, a scannable barcode and a cote.
 MIN_LABEL_WIDTH, MIN_LABEL_HEIGHT = 30.0, 18.0
@@ -146,3 +147,38 @@ class BoxStickerForm(CopySelectionForm):
         data = super().clean()
         data["format"] = data.get("format") or "a6"
         return data
+
+
+class SpreadsheetForm(forms.Form):
+    """A CSV file of games and copies, read at once so that a bad file is refused before it is kept."""
+
+    fichier = forms.FileField(
+        label=_("Fichier CSV"),
+        help_text=_(
+            "UTF-8, colonnes séparées par des virgules ou des points-virgules ; au plus 10 000 lignes."
+        ),
+    )
+
+    def clean_fichier(self):
+        upload = self.cleaned_data["fichier"]
+        if upload.size > MAX_BYTES:
+            raise ValidationError(
+                _("Fichier trop gros (%(size)s Mo au plus)."),
+                code="too_big",
+                params={"size": MAX_BYTES // 2**20},
+            )
+        try:
+            text = decode(upload.read())
+        except UnicodeDecodeError:
+            raise ValidationError(
+                _("Ce fichier n'est pas en UTF-8 : enregistrez-le en « CSV UTF-8 » depuis le tableur."),
+                code="encoding",
+            ) from None
+        sheet = read_sheet(text, source=upload.name)
+        file_errors = [error.message for error in sheet.errors if not error.line]
+        if file_errors:
+            raise ValidationError(file_errors, code="header")
+        if not sheet.rows:
+            raise ValidationError(_("Ce fichier n'a aucune ligne de jeu."), code="empty")
+        self.cleaned_data["text"] = text
+        return upload

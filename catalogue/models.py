@@ -1,10 +1,12 @@
 """The catalogue: notices (games), their pieces and their copies, as PMB records them."""
 
+from django.conf import settings
 from django.contrib.postgres.search import SearchVectorField
 from django.db import models
 from django.db.models import Exists, F, Min, OuterRef, Q
 from django.db.models.functions import Lower
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from . import esar
@@ -485,3 +487,35 @@ class BarcodeSequence(models.Model):
 
     def barcode(self, number: int) -> str:
         return f"{self.prefix}{number:0{self.digits}d}"
+
+
+class CatalogueImport(models.Model):
+    """A spreadsheet sent for import: kept as sent, previewed, imported once when a librarian confirms."""
+
+    file_name = models.CharField(_("fichier"), max_length=255)
+    content = models.TextField(_("contenu"))
+    uploaded_at = models.DateTimeField(_("envoyé le"), default=timezone.now)
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("envoyé par")
+    )
+    imported_at = models.DateTimeField(_("importé le"), null=True, blank=True)
+    imported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("importé par"),
+    )
+    summary = models.CharField(_("résultat"), max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["-uploaded_at"]
+        verbose_name = _("import de tableur")
+        verbose_name_plural = _("imports de tableur")
+
+    def __str__(self) -> str:
+        return f"{self.file_name} ({self.uploaded_at:%Y-%m-%d %H:%M})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("catalogue:import-detail", kwargs={"pk": self.pk})

@@ -134,7 +134,12 @@ def game_import_from_pmb(*, notice: PmbNotice, dry_run: bool = False) -> NoticeI
     game = _game_for_notice(notice)
     created = game is None
     if created:
-        game = Game(slug=_unique_slug(Game, notice.title))
+        slug = getattr(notice, "slug", "")
+        game = Game(
+            slug=slug
+            if slug and not Game.objects.filter(slug=slug).exists()
+            else _unique_slug(Game, notice.title)
+        )
     changes: list[str] = []
     _set_fields(game, notice, changes)
     if created or changes:
@@ -165,6 +170,9 @@ def _game_for_notice(notice: PmbNotice) -> Game | None:
         )
     if owners:
         return owners[0]
+    slug = getattr(notice, "slug", "")  # a spreadsheet row's `identifiant`
+    if slug and (game := Game.objects.filter(slug=slug).first()):
+        return game
     first_author = notice.authors[0].name.casefold() if notice.authors else None
     matches = [
         game
@@ -336,27 +344,36 @@ def _add_documents(game: Game, file_names: list[str], changes: list[str]) -> Non
             changes.append(_("document %(name)s") % {"name": file_name})
 
 
+def _new_copy_fields(pmb_copy: PmbCopy) -> dict:
+    """A new copy's status and notes: a spreadsheet's own columns, or what PMB's Disponibilité says."""
+    if hasattr(pmb_copy, "status"):
+        return {"status": pmb_copy.status, "notes": pmb_copy.notes, "acquired_on": pmb_copy.acquired_on}
+    notes = "" if pmb_copy.availability == "Disponible" else f"PMB : {pmb_copy.availability}"
+    return {"status": PMB_STATUSES.get(pmb_copy.availability, Copy.Status.ON_SHELF), "notes": notes}
+
+
 def _set_copy(game: Game, pmb_copy: PmbCopy, changes: list[str]) -> None:
     section = _category(pmb_copy.section) if pmb_copy.section else None
     location = Location.objects.get_or_create(name=pmb_copy.location)[0]
     copy = Copy.objects.filter(barcode=pmb_copy.barcode).first()
     if copy is None:
-        status = PMB_STATUSES.get(pmb_copy.availability, Copy.Status.ON_SHELF)
-        notes = "" if pmb_copy.availability == "Disponible" else f"PMB : {pmb_copy.availability}"
         copy = Copy(
             game=game,
             cote=pmb_copy.cote,
             section=section,
             location=location,
             barcode=pmb_copy.barcode,
-            status=status,
-            notes=notes,
+            **_new_copy_fields(pmb_copy),
         )
         copy.full_clean()
         copy.save()
         changes.append(_("exemplaire %(barcode)s ajouté") % {"barcode": pmb_copy.barcode})
         return
     wanted = {"cote": pmb_copy.cote, "section": section, "location": location}
+    # A spreadsheet row also carries the acquisition date and notes: they follow it when given.
+    wanted |= {
+        name: getattr(pmb_copy, name) for name in ("acquired_on", "notes") if getattr(pmb_copy, name, None)
+    }
     differing = [name for name, value in wanted.items() if getattr(copy, name) != value]
     if differing:
         for name in differing:

@@ -22,5 +22,7 @@ urlpatterns = [
         name="missing-piece-recover",
     ),
     path("comptoir/statistiques/", views.stats, name="stats"),
+    path("comptoir/familles.csv", views.families_export, {"format": "csv"}, name="families-export-csv"),
+    path("comptoir/familles.json", views.families_export, {"format": "json"}, name="families-export-json"),
     path("compte/", views.account, name="account"),
 ]
