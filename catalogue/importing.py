@@ -53,15 +53,20 @@ BATCH = 1000
 @transaction.atomic
 def games_import(*, notices: list[SheetNotice], dry_run: bool = False) -> PmbImportReport:
     """Create or update the games of a spreadsheet; in a dry run, say what would happen and write nothing."""
-    known = _known_games(notices)
+    matches = _matching_games(notices)
     report = PmbImportReport()
-    new = [notice for notice in notices if not known(notice)]
+    new = [notice for notice in notices if notice.index not in matches]
     created = iter(_create_games(new) if not dry_run else [_planned_game(notice) for notice in new])
+    if not dry_run:
+        _categories(notices)  # known categories gain the label or family they lacked, as in the PMB import
     for notice in notices:
-        if known(notice):
-            report.entries.append(_import_reporting_errors(notice, dry_run))
-        else:
+        game = matches.get(notice.index)
+        if game is None:
             report.entries.append(NoticeImport(notice=notice, action=CREATED, game=next(created)))
+        elif game is not AMBIGUOUS and _unchanged(game, notice):
+            report.entries.append(NoticeImport(notice=notice, action=UNCHANGED, game=game))
+        else:
+            report.entries.append(_import_reporting_errors(notice, dry_run))
     if dry_run:
         transaction.set_rollback(True)
     return report
@@ -72,33 +77,118 @@ def _chunks(items: list, size: int = BATCH):
         yield items[start : start + size]
 
 
-def _known_games(notices: list[SheetNotice]):
-    """A test telling whether a notice's game is already in the catalogue (a few queries for all notices)."""
-    barcodes = [copy.barcode for notice in notices for copy in notice.copies]
-    owned = set()
-    for chunk in _chunks(barcodes):
-        owned |= set(Copy.objects.filter(barcode__in=chunk).values_list("barcode", flat=True))
-    slugs = set()
+# A notice that matches several games: `game_import_from_pmb` says why, in its error.
+AMBIGUOUS = object()
+
+
+def _matching_games(notices: list[SheetNotice]) -> dict[int, Game | object]:
+    """The catalogue's game of each notice that has one (by notice index), found as `_game_for_notice`
+    finds it, in a few queries for all notices, with what `_unchanged` compares."""
+    owners: dict[str, int] = {}
+    for chunk in _chunks([copy.barcode for notice in notices for copy in notice.copies]):
+        owners |= dict(Copy.objects.filter(barcode__in=chunk).values_list("barcode", "game_id"))
+    by_slug: dict[str, int] = {}
     for chunk in _chunks([notice.slug for notice in notices if notice.slug]):
-        slugs |= set(Game.objects.filter(slug__in=chunk).values_list("slug", flat=True))
-    titles: set[tuple[str, str | None]] = set()
+        by_slug |= dict(Game.objects.filter(slug__in=chunk).values_list("slug", "pk"))
+    by_title: dict[tuple, list[int]] = {}
     for chunk in _chunks(list({notice.title.casefold() for notice in notices})):
         games = (
             Game.objects.annotate(lower_title=Lower("title"))
             .filter(lower_title__in=chunk)
             .prefetch_related(Prefetch("authorships", Authorship.objects.select_related("author")))
         )
-        titles |= {(game.title.casefold(), _first_author(game)) for game in games}
-
-    def known(notice: SheetNotice) -> bool:
+        for game in games:
+            by_title.setdefault((game.title.casefold(), _first_author(game)), []).append(game.pk)
+    wanted: dict[int, int | object] = {}
+    for notice in notices:
+        owned = {owners[copy.barcode] for copy in notice.copies if copy.barcode in owners}
         first_author = notice.authors[0].name.casefold() if notice.authors else None
-        return (
-            any(copy.barcode in owned for copy in notice.copies)
-            or notice.slug in slugs
-            or (notice.title.casefold(), first_author) in titles
-        )
+        titled = by_title.get((notice.title.casefold(), first_author), [])
+        if len(owned) > 1:
+            wanted[notice.index] = AMBIGUOUS
+        elif owned:
+            wanted[notice.index] = owned.pop()
+        elif notice.slug in by_slug:
+            wanted[notice.index] = by_slug[notice.slug]
+        elif len(titled) > 1:
+            wanted[notice.index] = AMBIGUOUS
+        elif titled:
+            wanted[notice.index] = titled[0]
+    games = {}
+    for chunk in _chunks([pk for pk in wanted.values() if pk is not AMBIGUOUS]):
+        games |= {
+            game.pk: game
+            for game in Game.objects.filter(pk__in=chunk)
+            .select_related("category")
+            .defer("search_vector")
+            .prefetch_related(
+                Prefetch("authorships", Authorship.objects.select_related("author").order_by("position")),
+                Prefetch(
+                    "publisher_credits",
+                    PublisherCredit.objects.select_related("publisher").order_by("position"),
+                ),
+                "languages",
+                "tags",
+                "components",
+                "documents",
+                Prefetch("copies", Copy.objects.select_related("section", "location")),
+            )
+        }
+    return {index: AMBIGUOUS if pk is AMBIGUOUS else games[pk] for index, pk in wanted.items()}
 
-    return known
+
+def _unchanged(game: Game, notice: SheetNotice) -> bool:
+    """True only when importing the notice would certainly change nothing (the rules of
+    `game_import_from_pmb`); any doubt leaves the notice to it."""
+    fields = _game_fields(notice)
+    if any(getattr(game, name) != value for name, value in fields.items()):
+        return False
+    if notice.category and (game.category is None or game.category.code != notice.category.code):
+        return False
+    if notice.authors:
+        wanted = []
+        for author in notice.authors:
+            role = PMB_ROLES.get(slugify(author.role).replace("-", " "))
+            if role is None or (author.name, role) in wanted:
+                return False
+            wanted.append((author.name, role))
+        if wanted != [(credit.author.name, credit.role) for credit in game.authorships.all()]:
+            return False
+    if notice.publishers:
+        wanted = list(dict.fromkeys((publisher.name, publisher.place) for publisher in notice.publishers))
+        current = [(credit.publisher.name, credit.publisher.place) for credit in game.publisher_credits.all()]
+        if wanted != current:
+            return False
+    if notice.languages and {language.code for language in notice.languages} != {
+        language.code for language in game.languages.all()
+    }:
+        return False
+    if notice.tags and {name.casefold() for name in notice.tags} != {
+        tag.name.casefold() for tag in game.tags.all()
+    }:
+        return False
+    if notice.components and not game.components.all():
+        return False
+    if set(notice.documents) - {document.file_name for document in game.documents.all()}:
+        return False
+    return not notice.copies or _copies_unchanged(game, notice)
+
+
+def _copies_unchanged(game: Game, notice: SheetNotice) -> bool:
+    copies = {copy.barcode: copy for copy in game.copies.all()}
+    for row in notice.copies:
+        copy = copies.get(row.barcode)
+        if copy is None:
+            return False
+        if (copy.cote, copy.location.name) != (row.cote, row.location):
+            return False
+        if (copy.section.code if copy.section else None) != (row.section.code if row.section else None):
+            return False
+        if (row.acquired_on and row.acquired_on != copy.acquired_on) or (
+            row.notes and row.notes != copy.notes
+        ):
+            return False
+    return True
 
 
 class _Slugs:
