@@ -44,6 +44,7 @@ from .services import (
     _first_author,
     _import_reporting_errors,
     _new_copy_fields,
+    notice_fields,
 )
 from .spreadsheet import Sheet, SheetNotice, read_sheet
 
@@ -140,7 +141,7 @@ def _matching_games(notices: list[SheetNotice]) -> dict[int, Game | object]:
 def _unchanged(game: Game, notice: SheetNotice) -> bool:
     """True only when importing the notice would certainly change nothing (the rules of
     `game_import_from_pmb`); any doubt leaves the notice to it."""
-    fields = _game_fields(notice)
+    fields = notice_fields(notice)
     if any(getattr(game, name) != value for name, value in fields.items()):
         return False
     if notice.category and (game.category is None or game.category.code != notice.category.code):
@@ -210,26 +211,8 @@ class _Slugs:
         return slug
 
 
-def _game_fields(notice: SheetNotice) -> dict:
-    values = {
-        "title": notice.title,
-        "document_type": notice.document_type,
-        "players_min": notice.players_min,
-        "players_max": notice.players_max,
-        "age_min": notice.age_min,
-        "age_max": notice.age_max,
-        "duration_minutes": notice.duration_minutes,
-        "summary": notice.summary,
-        "rules_summary": notice.rules_summary,
-        "pedagogical_analysis": notice.pedagogical_analysis,
-        "contents": notice.contents,
-        "online_url": notice.online_url,
-    }
-    return {name: value for name, value in values.items() if value not in (None, "")}
-
-
 def _planned_game(notice: SheetNotice) -> Game:
-    return Game(slug=notice.slug, **_game_fields(notice))
+    return Game(slug=notice.slug, **notice_fields(notice))
 
 
 def _by_key(model, key_fields: tuple[str, ...], wanted: dict[tuple, dict]) -> dict[tuple, object]:
@@ -308,7 +291,7 @@ def _create_games(notices: list[SheetNotice]) -> list[Game]:
             Game(
                 slug=slugs.take(notice.slug, notice.title),
                 category=categories[notice.category.code] if notice.category else None,
-                **_game_fields(notice),
+                **notice_fields(notice),
             )
             for notice in notices
         ],

@@ -205,7 +205,8 @@ def _unique_slug(model, text: str) -> str:
     return slug
 
 
-def _set_fields(game: Game, notice: PmbNotice, changes: list[str]) -> None:
+def notice_fields(notice: PmbNotice) -> dict:
+    """The game's fields a notice gives: only those with a value (an empty one keeps the game's)."""
     values = {
         "title": notice.title,
         "document_type": notice.document_type,
@@ -220,8 +221,12 @@ def _set_fields(game: Game, notice: PmbNotice, changes: list[str]) -> None:
         "contents": notice.contents,
         "online_url": notice.online_url,
     }
-    for name, value in values.items():
-        if value in (None, "") or getattr(game, name) == value:
+    return {name: value for name, value in values.items() if value not in (None, "")}
+
+
+def _set_fields(game: Game, notice: PmbNotice, changes: list[str]) -> None:
+    for name, value in notice_fields(notice).items():
+        if getattr(game, name) == value:
             continue
         setattr(game, name, value)
         changes.append(_label(name))

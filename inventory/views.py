@@ -126,37 +126,39 @@ def stocktake_close(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(stocktake)
 
 
-@staff_required
-@require_POST
-def stocktake_mark_lost(request: HttpRequest, pk: int) -> HttpResponse:
+def _correct(request: HttpRequest, pk: int, service, done) -> HttpResponse:
+    """Apply one of a closed stocktake's corrections and say how many copies it changed."""
     stocktake = get_object_or_404(Stocktake, pk=pk)
     try:
-        count = services.stocktake_mark_missing_lost(stocktake=stocktake, staff=request.user)
+        count = service(stocktake=stocktake, staff=request.user)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:
-        messages.success(
-            request,
-            ngettext("%(count)d exemplaire marqué perdu.", "%(count)d exemplaires marqués perdus.", count)
-            % {"count": count},
-        )
+        messages.success(request, done(count) % {"count": count})
     return redirect(stocktake)
+
+
+@staff_required
+@require_POST
+def stocktake_mark_lost(request: HttpRequest, pk: int) -> HttpResponse:
+    return _correct(
+        request,
+        pk,
+        services.stocktake_mark_missing_lost,
+        lambda count: ngettext(
+            "%(count)d exemplaire marqué perdu.", "%(count)d exemplaires marqués perdus.", count
+        ),
+    )
 
 
 @staff_required
 @require_POST
 def stocktake_move(request: HttpRequest, pk: int) -> HttpResponse:
-    stocktake = get_object_or_404(Stocktake, pk=pk)
-    try:
-        count = services.stocktake_move_misplaced(stocktake=stocktake, staff=request.user)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    else:
-        messages.success(
-            request,
-            ngettext(
-                "%(count)d exemplaire rangé sur ce site.", "%(count)d exemplaires rangés sur ce site.", count
-            )
-            % {"count": count},
-        )
-    return redirect(stocktake)
+    return _correct(
+        request,
+        pk,
+        services.stocktake_move_misplaced,
+        lambda count: ngettext(
+            "%(count)d exemplaire rangé sur ce site.", "%(count)d exemplaires rangés sur ce site.", count
+        ),
+    )
