@@ -10,8 +10,8 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from .access import staff_required
 from .forms import SpreadsheetForm
-from .importing import catalogue_import_confirm, games_import, summary
-from .models import CatalogueImport
+from .importing import games_import_text, spreadsheet_import_confirm
+from .models import SpreadsheetImport
 from .spreadsheet import (
     HEADER,
     catalogue_json,
@@ -19,8 +19,20 @@ from .spreadsheet import (
     csv_lines,
     exported_games,
     json_lines,
-    read_sheet,
 )
+
+
+def save_upload(form, *, kind: str, staff) -> SpreadsheetImport:
+    """Keep a file the form has read, for its preview and its confirmation."""
+    upload = form.cleaned_data["fichier"]
+    return SpreadsheetImport.objects.create(
+        kind=kind, file_name=upload.name[:255], content=form.cleaned_data["text"], uploaded_by=staff
+    )
+
+
+def recent_uploads(kind: str):
+    return SpreadsheetImport.objects.filter(kind=kind).select_related("uploaded_by")[:RECENT_IMPORTS]
+
 
 # How many games the preview lists one by one (all of them are counted).
 PREVIEW_GAMES = 200
@@ -33,26 +45,23 @@ def import_upload(request: HttpRequest) -> HttpResponse:
     """Send a CSV file: it is read and kept, nothing is imported until the preview is confirmed."""
     form = SpreadsheetForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
-        upload = CatalogueImport.objects.create(
-            file_name=form.cleaned_data["fichier"].name[:255],
-            content=form.cleaned_data["text"],
-            uploaded_by=request.user,
-        )
-        return redirect(upload)
+        upload = save_upload(form, kind=SpreadsheetImport.Kind.GAMES, staff=request.user)
+        return redirect("catalogue:import-detail", pk=upload.pk)
     context = {
         "form": form,
-        "imports": CatalogueImport.objects.select_related("uploaded_by")[:RECENT_IMPORTS],
+        "imports": recent_uploads(SpreadsheetImport.Kind.GAMES),
         "columns": HEADER,
     }
     return render(request, "catalogue/import_upload.html", context, status=400 if form.errors else 200)
 
 
-def _render_import(request, catalogue_import, sheet, report, *, status: int = 200) -> HttpResponse:
+def _render_import(request, upload, result, summary, *, status: int = 200) -> HttpResponse:
+    sheet, report = result
     context = {
-        "import": catalogue_import,
+        "import": upload,
         "sheet": sheet,
         "report": report,
-        "summary": summary(report, sheet),
+        "summary": summary,
         "games": report.results[:PREVIEW_GAMES],
         "more_games": max(0, len(report.results) - PREVIEW_GAMES),
     }
@@ -63,24 +72,27 @@ def _render_import(request, catalogue_import, sheet, report, *, status: int = 20
 @require_safe
 def import_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The preview: what importing the file would create or update, and each row's errors."""
-    catalogue_import = get_object_or_404(CatalogueImport, pk=pk)
-    sheet = read_sheet(catalogue_import.content, source=catalogue_import.file_name)
-    report = games_import(notices=sheet.notices, dry_run=True)
-    return _render_import(request, catalogue_import, sheet, report)
+    upload = get_object_or_404(SpreadsheetImport, pk=pk, kind=SpreadsheetImport.Kind.GAMES)
+    result, summary = games_import_text(upload.content, source=upload.file_name, dry_run=True)
+    return _render_import(request, upload, result, summary)
 
 
 @staff_required
 @require_POST
 def import_confirm(request: HttpRequest, pk: int) -> HttpResponse:
-    catalogue_import = get_object_or_404(CatalogueImport, pk=pk)
+    upload = get_object_or_404(SpreadsheetImport, pk=pk, kind=SpreadsheetImport.Kind.GAMES)
     try:
-        sheet, report = catalogue_import_confirm(catalogue_import=catalogue_import, staff=request.user)
+        result = spreadsheet_import_confirm(
+            upload=upload,
+            staff=request.user,
+            run=lambda text: games_import_text(text, source=upload.file_name),
+        )
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
-        return redirect(catalogue_import)
-    catalogue_import.refresh_from_db()
-    messages.success(request, _("Import terminé. %(summary)s") % {"summary": catalogue_import.summary})
-    return _render_import(request, catalogue_import, sheet, report)
+        return redirect("catalogue:import-detail", pk=upload.pk)
+    upload.refresh_from_db()
+    messages.success(request, _("Import terminé. %(summary)s") % {"summary": upload.summary})
+    return _render_import(request, upload, result, upload.summary)
 
 
 @staff_required

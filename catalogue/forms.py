@@ -150,7 +150,8 @@ class BoxStickerForm(CopySelectionForm):
 
 
 class SpreadsheetForm(forms.Form):
-    """A CSV file of games and copies, read at once so that a bad file is refused before it is kept."""
+    """A CSV file, read at once by `reader` (text → an object with `rows` and `errors`) so that a bad
+    file is refused before it is kept."""
 
     fichier = forms.FileField(
         label=_("Fichier CSV"),
@@ -158,6 +159,10 @@ class SpreadsheetForm(forms.Form):
             "UTF-8, colonnes séparées par des virgules ou des points-virgules ; au plus 10 000 lignes."
         ),
     )
+
+    def __init__(self, *args, reader=read_sheet, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.reader = reader
 
     def clean_fichier(self):
         upload = self.cleaned_data["fichier"]
@@ -174,11 +179,11 @@ class SpreadsheetForm(forms.Form):
                 _("Ce fichier n'est pas en UTF-8 : enregistrez-le en « CSV UTF-8 » depuis le tableur."),
                 code="encoding",
             ) from None
-        sheet = read_sheet(text, source=upload.name)
+        sheet = self.reader(text)
         file_errors = [error.message for error in sheet.errors if not error.line]
         if file_errors:
             raise ValidationError(file_errors, code="header")
         if not sheet.rows:
-            raise ValidationError(_("Ce fichier n'a aucune ligne de jeu."), code="empty")
+            raise ValidationError(_("Ce fichier n'a aucune ligne."), code="empty")
         self.cleaned_data["text"] = text
         return upload

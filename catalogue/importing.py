@@ -11,6 +11,8 @@ together: each author, publisher, tag, category and site is read or created once
 in with a few INSERTs per table (`bulk_create`), in the same transaction.
 """
 
+from collections.abc import Callable
+
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Prefetch
@@ -22,7 +24,6 @@ from django.utils.translation import gettext as _
 from .models import (
     Author,
     Authorship,
-    CatalogueImport,
     Category,
     Component,
     Copy,
@@ -32,6 +33,7 @@ from .models import (
     Location,
     Publisher,
     PublisherCredit,
+    SpreadsheetImport,
     Tag,
 )
 from .services import (
@@ -370,15 +372,23 @@ def summary(report: PmbImportReport, sheet: Sheet) -> str:
 
 
 @transaction.atomic
-def catalogue_import_confirm(*, catalogue_import: CatalogueImport, staff) -> tuple[Sheet, PmbImportReport]:
-    """Import an uploaded spreadsheet, once: a second confirmation (another tab, a double click) is refused."""
-    catalogue_import = CatalogueImport.objects.select_for_update().get(pk=catalogue_import.pk)
-    if catalogue_import.imported_at is not None:
+def spreadsheet_import_confirm(*, upload: SpreadsheetImport, staff, run: Callable[[str], tuple[object, str]]):
+    """Import an uploaded spreadsheet once: `run(text)` writes and returns its result and summary.
+
+    A second confirmation (another tab, a double click) is refused: the upload's row is locked.
+    """
+    upload = SpreadsheetImport.objects.select_for_update().get(pk=upload.pk)
+    if upload.imported_at is not None:
         raise ValidationError(_("Ce fichier a déjà été importé."), code="already_imported")
-    sheet = read_sheet(catalogue_import.content, source=catalogue_import.file_name)
-    report = games_import(notices=sheet.notices)
-    catalogue_import.imported_at = timezone.now()
-    catalogue_import.imported_by = staff
-    catalogue_import.summary = summary(report, sheet)
-    catalogue_import.save(update_fields=["imported_at", "imported_by", "summary"])
-    return sheet, report
+    result, upload.summary = run(upload.content)
+    upload.imported_at = timezone.now()
+    upload.imported_by = staff
+    upload.save(update_fields=["imported_at", "imported_by", "summary"])
+    return result
+
+
+def games_import_text(text: str, *, source: str = "", dry_run: bool = False) -> tuple[tuple, str]:
+    """Read and import a spreadsheet's text: ((sheet, report), summary)."""
+    sheet = read_sheet(text, source=source)
+    report = games_import(notices=sheet.notices, dry_run=dry_run)
+    return (sheet, report), summary(report, sheet)

@@ -489,11 +489,17 @@ class BarcodeSequence(models.Model):
         return f"{self.prefix}{number:0{self.digits}d}"
 
 
-class CatalogueImport(models.Model):
-    """A spreadsheet sent for import: kept as sent, previewed, imported once when a librarian confirms."""
+class SpreadsheetImport(models.Model):
+    """A spreadsheet sent for import (games and copies, or families): kept as sent, previewed,
+    imported once when a librarian confirms."""
 
+    class Kind(models.TextChoices):
+        GAMES = "jeux", _("Jeux et exemplaires")
+        FAMILIES = "familles", _("Familles")
+
+    kind = models.CharField(_("contenu"), max_length=10, choices=Kind, default=Kind.GAMES)
     file_name = models.CharField(_("fichier"), max_length=255)
-    content = models.TextField(_("contenu"))
+    content = models.TextField(_("texte"))
     uploaded_at = models.DateTimeField(_("envoyé le"), default=timezone.now)
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("envoyé par")
@@ -515,7 +521,4 @@ class CatalogueImport(models.Model):
         verbose_name_plural = _("imports de tableur")
 
     def __str__(self) -> str:
-        return f"{self.file_name} ({self.uploaded_at:%Y-%m-%d %H:%M})"
-
-    def get_absolute_url(self) -> str:
-        return reverse("catalogue:import-detail", kwargs={"pk": self.pk})
+        return f"{self.file_name} ({timezone.localtime(self.uploaded_at):%Y-%m-%d %H:%M})"

@@ -131,43 +131,56 @@ def decode(data: bytes) -> str:
     return data.decode("utf-8-sig")
 
 
-def read_sheet(text: str, *, source: str = "") -> Sheet:
-    """Rows → games with their copies, and the rows' errors (line, column, reason)."""
-    sheet = Sheet()
+def table(
+    text: str, columns: list[str], required: str, errors: list[SheetError]
+) -> Iterator[tuple[int, dict]]:
+    """The rows of a CSV text as (first line, {column: value without surrounding spaces}), empty rows
+    skipped. The first line names the columns (`required` among them, none unknown); `;` or `,`
+    separate the cells. What is wrong with the file or a row's shape goes to `errors`."""
     first_line = text.split("\n", 1)[0]
     delimiter = ";" if first_line.count(";") > first_line.count(",") else ","
     reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=delimiter)
     header = [name.strip().lower() for name in reader.fieldnames or []]
-    if "titre" not in header:
-        sheet.errors.append(
-            SheetError(0, "", _("la première ligne doit nommer les colonnes, dont « titre »."))
+    if required not in header:
+        errors.append(
+            SheetError(
+                0,
+                "",
+                _("la première ligne doit nommer les colonnes, dont « %(column)s ».") % {"column": required},
+            )
         )
-        return sheet
-    unknown = [name for name in header if name and name not in HEADER]
+        return
+    unknown = [name for name in header if name and name not in columns]
     if unknown:
-        sheet.errors.append(
+        errors.append(
             SheetError(0, "", _("colonnes inconnues : %(columns)s.") % {"columns": ", ".join(unknown)})
         )
-        return sheet
+        return
     reader.fieldnames = header
+    end = 1  # the header's last line
+    for number, row in enumerate(reader, start=1):
+        line, end = end + 1, reader.line_num  # a row's first line: its cells may hold line breaks
+        if number > MAX_ROWS:
+            errors.append(
+                SheetError(line, "", _("plus de %(max)s lignes : coupez le fichier.") % {"max": MAX_ROWS})
+            )
+            return
+        if None in row:
+            errors.append(SheetError(line, "", _("plus de cellules que de colonnes.")))
+            continue
+        values = {name: (value or "").strip() for name, value in row.items()}
+        if any(values.values()):
+            yield line, values
+
+
+def read_sheet(text: str, *, source: str = "") -> Sheet:
+    """Rows → games with their copies, and the rows' errors (line, column, reason)."""
+    sheet = Sheet()
     statuses = _statuses()
     games: dict[tuple, tuple[SheetNotice, dict]] = {}
     barcodes: dict[str, int] = {}
-    end = 1  # the header's last line
-    for row in reader:
-        line, end = end + 1, reader.line_num  # a row's first line: its cells may hold line breaks
+    for line, values in table(text, HEADER, "titre", sheet.errors):
         sheet.rows += 1
-        if sheet.rows > MAX_ROWS:
-            sheet.errors.append(
-                SheetError(line, "", _("plus de %(max)s lignes : coupez le fichier.") % {"max": MAX_ROWS})
-            )
-            break
-        if None in row:
-            sheet.errors.append(SheetError(line, "", _("plus de cellules que de colonnes.")))
-            continue
-        values = {name: (value or "").strip() for name, value in row.items()}
-        if not any(values.values()):
-            continue
         errors: list[SheetError] = []
         key = _game_key(values)
         if key is None:

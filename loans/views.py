@@ -6,7 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q
-from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -16,10 +16,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from catalogue.access import staff_required
 from catalogue.models import Copy, Game
-from catalogue.spreadsheet import csv_lines, json_lines
 
 from . import services
-from .exchange import FAMILY_COLUMNS, exported_families, family_json, family_values
 from .forms import HoldForm, LendForm, ReturnForm, ScanForm, add_refusal, copy_for_barcode
 from .models import Hold, Loan, Member, MissingPiece
 from .services import short_date
@@ -425,20 +423,3 @@ def account(request: HttpRequest) -> HttpResponse:
             "history": member.loans.returned().select_related("copy__game").order_by("-returned_at")[:20],
         },
     )
-
-
-@staff_required
-@require_GET
-def families_export(request: HttpRequest, format: str) -> StreamingHttpResponse:
-    """Every family with its contact, membership and household, as CSV or JSON: personal data, staff only."""
-    if format == "json":
-        lines = json_lines(map(family_json, exported_families()), "familles")
-        response = StreamingHttpResponse(lines, content_type="application/json; charset=utf-8")
-    else:
-        lines = csv_lines(map(family_values, exported_families()), FAMILY_COLUMNS)
-        response = StreamingHttpResponse(lines, content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = (
-        f'attachment; filename="familles-{timezone.localdate().isoformat()}.{format}"'
-    )
-    response["Cache-Control"] = "private, no-store"
-    return response

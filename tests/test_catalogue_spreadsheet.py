@@ -13,18 +13,17 @@ from django.urls import reverse
 
 from catalogue.models import (
     Author,
-    CatalogueImport,
     Category,
     Copy,
     Game,
     Language,
     Location,
     Publisher,
+    SpreadsheetImport,
     Tag,
 )
 from catalogue.services import games_import_from_pmb_files
 from tests.conftest import text_of
-from tests.loan_helpers import make_member
 
 SEEDS = Path(__file__).resolve().parent.parent / "fixtures" / "seeds"
 UPLOAD = reverse("catalogue:import-upload")
@@ -50,7 +49,7 @@ def upload(client, text: str, name: str = "catalogue.csv", encoding: str = "utf-
 
 
 def confirm(client, response):
-    return client.post(reverse("catalogue:import-confirm", args=[CatalogueImport.objects.latest("pk").pk]))
+    return client.post(reverse("catalogue:import-confirm", args=[SpreadsheetImport.objects.latest("pk").pk]))
 
 
 def export_csv(client) -> str:
@@ -84,7 +83,7 @@ def test_confirming_imports_the_games_with_their_copies_and_lists(librarian):
     assert dict(quarto.copies.values_list("barcode", "status")) == {"90468": "on_shelf", "90408": "in_repair"}
     assert Copy.objects.get(barcode="91001").location.name == "Ludobus"
     assert not Game.objects.get(title="Jeu sans exemplaire").copies.exists()
-    assert CatalogueImport.objects.get().imported_at is not None
+    assert SpreadsheetImport.objects.get().imported_at is not None
 
 
 def test_importing_the_same_file_again_changes_nothing(librarian):
@@ -101,7 +100,7 @@ def test_a_second_confirmation_of_one_file_is_refused(librarian):
     response = upload(librarian, SHEET)
     confirm(librarian, response)
     again = librarian.post(
-        reverse("catalogue:import-confirm", args=[CatalogueImport.objects.get().pk]), follow=True
+        reverse("catalogue:import-confirm", args=[SpreadsheetImport.objects.get().pk]), follow=True
     )
     assert "Ce fichier a déjà été importé." in text_of(again)
     assert Game.objects.count() == 3
@@ -150,14 +149,14 @@ Luxor;;;;;;;;;;;90901;DOR;Maison des Enfants;
         (SHEET, "latin-1", "Ce fichier n'est pas en UTF-8"),
         ("nom;code\nQuarto;1\n", "utf-8", "la première ligne doit nommer les colonnes, dont « titre »."),
         ("titre;couleur\nQuarto;bleu\n", "utf-8", "colonnes inconnues : couleur."),
-        ("titre;code_barres\n", "utf-8", "Ce fichier n'a aucune ligne de jeu."),
+        ("titre;code_barres\n", "utf-8", "Ce fichier n'a aucune ligne."),
     ],
 )
 def test_an_unreadable_file_is_refused_and_not_kept(librarian, content, encoding, message):
     response = upload(librarian, content, encoding=encoding)
     assert response.status_code == 400
     assert message in text_of(response)
-    assert not CatalogueImport.objects.exists()
+    assert not SpreadsheetImport.objects.exists()
 
 
 def test_commas_work_as_well_as_semicolons(librarian):
@@ -233,23 +232,13 @@ def test_the_preview_and_the_exports_are_not_posted_to(librarian):
     upload(librarian, SHEET)
     assert (
         librarian.post(
-            reverse("catalogue:import-detail", args=[CatalogueImport.objects.get().pk])
+            reverse("catalogue:import-detail", args=[SpreadsheetImport.objects.get().pk])
         ).status_code
         == 405
     )
     assert (
         librarian.get(
-            reverse("catalogue:import-confirm", args=[CatalogueImport.objects.get().pk])
+            reverse("catalogue:import-confirm", args=[SpreadsheetImport.objects.get().pk])
         ).status_code
         == 405
     )
-
-
-def test_families_are_exported_with_their_household_as_csv_and_json(librarian):
-    make_member("M0001", "Alex Tartempion")
-    csv_text = b"".join(librarian.get(reverse("loans:families-export-csv")).streaming_content).decode()
-    header, row = csv_text.lstrip("\ufeff").splitlines()[:2]
-    assert header.startswith("carte;nom;email;telephone")
-    assert row.startswith("M0001;Alex Tartempion;m0001@example.org")
-    families = json.loads(b"".join(librarian.get(reverse("loans:families-export-json")).streaming_content))
-    assert families["familles"][0]["foyer"] == [{"prenom": "Alex", "annee": 1985}]

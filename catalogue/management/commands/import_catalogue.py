@@ -3,8 +3,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
-from catalogue.importing import games_import, summary
-from catalogue.spreadsheet import decode, read_sheet
+from catalogue.importing import games_import_text
+from catalogue.spreadsheet import decode
 
 
 class Command(BaseCommand):
@@ -20,13 +20,11 @@ class Command(BaseCommand):
             text = decode(path.read_bytes())
         except (OSError, UnicodeDecodeError) as error:
             raise CommandError(_("Fichier illisible : %(error)s") % {"error": error}) from None
-        sheet = read_sheet(text, source=path.name)
-        report = games_import(notices=sheet.notices, dry_run=dry_run)
+        (sheet, report), line = games_import_text(text, source=path.name, dry_run=dry_run)
         for error in sheet.errors:
             self.stdout.write(self.style.ERROR(str(error)))
         for error in report.errors:
             self.stdout.write(self.style.ERROR(f"{error.position} : {error.message}"))
-        line = summary(report, sheet)
         if dry_run:
             line = _("Simulation, rien n'a été enregistré. %(summary)s") % {"summary": line}
         self.stdout.write(
