@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from . import esar
-from .access import LibrarianAccessMixin
+from .access import LibrarianAccessMixin, ReadOnlyHistoryMixin
 from .models import (
     Author,
     Authorship,
@@ -24,6 +24,7 @@ from .models import (
     Location,
     Publisher,
     PublisherCredit,
+    SpreadsheetImport,
     Tag,
 )
 from .services import barcode_allocate
@@ -405,6 +406,16 @@ class BarcodeSequenceAdmin(LibrarianAccessMixin, admin.ModelAdmin):
     def save_model(self, request, obj, form, change):
         obj.pk = 1  # the library's one sequence
         super().save_model(request, obj, form, change)
+
+
+@admin.register(SpreadsheetImport)
+class SpreadsheetImportAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
+    """The files sent for import, as sent: history, written by the import pages only."""
+
+    list_display = ["file_name", "kind", "uploaded_at", "uploaded_by", "imported_at", "summary"]
+    list_filter = ["kind"]
+    list_select_related = ["uploaded_by"]
+    search_fields = ["file_name"]
 
 
 # --- Reference tables --------------------------------------------------------------------------
