@@ -14,6 +14,7 @@ from .importing import games_import_text, spreadsheet_import_confirm
 from .models import SpreadsheetImport
 from .spreadsheet import (
     HEADER,
+    SheetError,
     catalogue_json,
     catalogue_rows,
     csv_lines,
@@ -57,9 +58,10 @@ def import_upload(request: HttpRequest) -> HttpResponse:
 
 def _render_import(request, upload, result, summary, *, status: int = 200) -> HttpResponse:
     sheet, report = result
+    errors = sheet.errors + [SheetError(error.line, "", error.message) for error in report.errors]
     context = {
         "import": upload,
-        "sheet": sheet,
+        "errors": errors,
         "report": report,
         "summary": summary,
         "games": report.results[:PREVIEW_GAMES],

@@ -242,3 +242,16 @@ def test_the_preview_and_the_exports_are_not_posted_to(librarian):
         ).status_code
         == 405
     )
+
+
+def test_a_game_whose_barcodes_belong_to_two_games_is_reported_and_left_alone(librarian):
+    confirm(librarian, upload(librarian, SHEET))
+    before = export_csv(librarian)
+    mixed = f"""{HEADER}
+Quarto;Blaise Müller, Auteur;;;;;;;;;;90468;BLA;Maison des Enfants;
+Quarto;Blaise Müller, Auteur;;;;;;;;;;91001;BLA;Maison des Enfants;
+"""
+    preview = librarian.get(upload(librarian, mixed).url)
+    assert "2 Les codes-barres de cette notice appartiennent à plusieurs jeux" in text_of(preview)
+    confirm(librarian, preview)
+    assert export_csv(librarian) == before
