@@ -147,6 +147,7 @@ INSTALLED_APPS = [
     "catalogue",
     "rules",
     "loans",
+    "inventory",
 ]
 
 MIDDLEWARE = [
