@@ -2,7 +2,7 @@
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import connection, transaction
+from django.db import transaction
 from django.urls import reverse
 
 from catalogue.models import BarcodeSequence, Copy
@@ -51,7 +51,7 @@ def test_the_library_has_one_sequence(db):
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL")
+@pytest.mark.postgresql  # row locks
 def test_librarians_adding_copies_at_once_get_distinct_consecutive_numbers():
     sequence(next_number=1)
     game = make_game("Quarto")

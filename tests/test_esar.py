@@ -107,6 +107,7 @@ def test_a_chosen_group_is_marked_and_its_link_widens_the_search_back(client, sh
     assert re.search(r'<a href="\?" aria-current="true" class="selected">Jeux de règles', html)
 
 
+@pytest.mark.postgresql
 def test_filtering_on_a_group_costs_the_same_queries_as_on_one_code(
     client, shelves, django_assert_num_queries
 ):

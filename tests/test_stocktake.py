@@ -7,7 +7,6 @@ the copy is not on a shelf), and a copy still recorded on loan.
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import connection
 from django.urls import reverse
 
 from catalogue.models import Copy, Location
@@ -146,6 +145,7 @@ def test_a_closed_stocktake_takes_no_more_scans_and_corrections_wait_for_the_clo
     assert not Scan.objects.exists()
 
 
+@pytest.mark.postgresql
 def test_a_site_has_one_stocktake_open_at_a_time_and_it_can_be_resumed(librarian, shelves):
     stocktake = start(librarian, site("Maison des Enfants"))
     response = librarian.post(
@@ -182,7 +182,7 @@ def test_the_corrections_only_answer_post(librarian, shelves):
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL")
+@pytest.mark.postgresql  # row locks
 def test_two_scanners_at_once_lose_no_scan(staff_user):
     game = make_game("Quarto")
     barcodes = [f"9{number:04d}" for number in range(20)]
