@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from catalogue.models import Component, Copy, Game
-from opening.schedule import next_opening_day
+from opening.schedule import next_opening_day, weekday_date
 
 from .models import HOLD_PICKUP_DAYS, Hold, Loan, Member, MissingPiece
 
@@ -139,7 +139,7 @@ def loan_create(*, copy: Copy, member: Member, staff: AbstractBaseUser) -> Loan:
                 on="copy",
                 game=copy.game.title,
                 barcode=copy.barcode,
-                date=short_date(open_loan.due_on),
+                date=weekday_date(open_loan.due_on),
             )
         _refuse(
             _("« %(game)s » (%(barcode)s) est déjà en prêt chez %(family)s, à rendre le %(date)s."),
@@ -148,7 +148,7 @@ def loan_create(*, copy: Copy, member: Member, staff: AbstractBaseUser) -> Loan:
             game=copy.game.title,
             barcode=copy.barcode,
             family=open_loan.member.name,
-            date=short_date(open_loan.due_on),
+            date=weekday_date(open_loan.due_on),
         )
     if not copy.status_allows_lending:
         _refuse(
@@ -183,7 +183,7 @@ def loan_create(*, copy: Copy, member: Member, staff: AbstractBaseUser) -> Loan:
             game=copy.game.title,
             barcode=copy.barcode,
             family=set_aside.member.name,
-            date=short_date(set_aside.ready_until),
+            date=weekday_date(set_aside.ready_until),
         )
     quota = member.membership_type.loan_quota
     if open_loans["of_member"] >= quota:
