@@ -115,50 +115,42 @@ def env_time_zone(name: str, default: str, environ=os.environ) -> str:
     return value
 
 
-def email_from_url(url: str | None, debug: bool) -> dict:
-    """Turn EMAIL_URL into Django's e-mail settings; unset means the console in DEBUG, localhost:25 otherwise.
+def mailer_from_url(url: str | None, debug: bool) -> dict:
+    """Turn EMAIL_URL into Django's default mailer; unset means the console in DEBUG, localhost:25 otherwise.
 
     smtp://user:password@host:587?tls=true (STARTTLS), smtps://user:password@host:465 (TLS from the
     start), console:// (print the messages); `?timeout=` seconds (30 by default).
     """
     smtp = "django.core.mail.backends.smtp.EmailBackend"
-    console = "django.core.mail.backends.console.EmailBackend"
-    local = {
-        "EMAIL_BACKEND": console if debug else smtp,
-        "EMAIL_HOST": "localhost",
-        "EMAIL_PORT": 25,
-        "EMAIL_HOST_USER": "",
-        "EMAIL_HOST_PASSWORD": "",
-        "EMAIL_USE_SSL": False,
-        "EMAIL_USE_TLS": False,
-        "EMAIL_TIMEOUT": 30,
-    }
+    console = {"BACKEND": "django.core.mail.backends.console.EmailBackend"}
     if not url:
-        return local
+        return console if debug else {"BACKEND": smtp, "OPTIONS": {"host": "localhost", "port": 25, "timeout": 30}}
     parts = urlsplit(url)
     if parts.scheme == "console":
-        return local | {"EMAIL_BACKEND": console}
+        return console
     if parts.scheme not in {"smtp", "smtps"} or not parts.hostname:
         raise ImproperlyConfigured(
             f"EMAIL_URL must look like smtp://user:password@host:587?tls=true, smtps://… or console://, not {url!r}."
         )
     query = dict(parse_qsl(parts.query))
     starttls = env_bool("tls", False, environ=query)
+    if parts.scheme == "smtps" and starttls:
+        raise ImproperlyConfigured("EMAIL_URL: smtps:// is already encrypted, drop ?tls=true.")
     try:
         port = parts.port or (465 if parts.scheme == "smtps" else 587 if starttls else 25)
     except ValueError:
         raise ImproperlyConfigured(f"EMAIL_URL has an invalid port: {url!r}.") from None
-    if parts.scheme == "smtps" and starttls:
-        raise ImproperlyConfigured("EMAIL_URL: smtps:// is already encrypted, drop ?tls=true.")
     return {
-        "EMAIL_BACKEND": smtp,
-        "EMAIL_HOST": parts.hostname,
-        "EMAIL_PORT": port,
-        "EMAIL_HOST_USER": unquote(parts.username or ""),
-        "EMAIL_HOST_PASSWORD": unquote(parts.password or ""),
-        "EMAIL_USE_SSL": parts.scheme == "smtps",
-        "EMAIL_USE_TLS": starttls,
-        "EMAIL_TIMEOUT": env_int("timeout", 30, environ=query),
+        "BACKEND": smtp,
+        "OPTIONS": {
+            "host": parts.hostname,
+            "port": port,
+            "username": unquote(parts.username or ""),
+            "password": unquote(parts.password or ""),
+            "use_ssl": parts.scheme == "smtps",
+            "use_tls": starttls,
+            "timeout": env_int("timeout", 30, environ=query),
+        },
     }
 
 
@@ -303,15 +295,7 @@ if env_bool("SECURE_PROXY_SSL_HEADER", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 # E-mail (the notices to families): EMAIL_URL, and the sender's address.
-EMAIL = email_from_url(os.environ.get("EMAIL_URL"), DEBUG)
-EMAIL_BACKEND = EMAIL["EMAIL_BACKEND"]
-EMAIL_HOST = EMAIL["EMAIL_HOST"]
-EMAIL_PORT = EMAIL["EMAIL_PORT"]
-EMAIL_HOST_USER = EMAIL["EMAIL_HOST_USER"]
-EMAIL_HOST_PASSWORD = EMAIL["EMAIL_HOST_PASSWORD"]
-EMAIL_USE_SSL = EMAIL["EMAIL_USE_SSL"]
-EMAIL_USE_TLS = EMAIL["EMAIL_USE_TLS"]
-EMAIL_TIMEOUT = EMAIL["EMAIL_TIMEOUT"]
+MAILERS = {"default": mailer_from_url(os.environ.get("EMAIL_URL"), DEBUG)}
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Ludothèque <ludotheque@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # The site's public address, for the links in e-mails and calendar feeds (no request to read it from).
