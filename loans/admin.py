@@ -41,7 +41,15 @@ class HouseholdMemberInline(LibrarianAccessMixin, admin.TabularInline):
 
 @admin.register(Member)
 class MemberAdmin(LibrarianAccessMixin, admin.ModelAdmin):
-    list_display = ["name", "card_barcode", "membership_type", "membership_expiry", "phone", "email", "language"]
+    list_display = [
+        "name",
+        "card_barcode",
+        "membership_type",
+        "membership_expiry",
+        "phone",
+        "email",
+        "language",
+    ]
     list_filter = ["membership_type", "membership_expiry", "language"]
     search_fields = ["name", "card_barcode", "email", "phone", "household__first_name"]
     list_select_related = ["membership_type"]

@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from icalendar import Calendar, Event, vDuration
 
-from opening.schedule import SiteCalendar, site_calendars
+from opening.schedule import SiteCalendar, hours_text, site_calendars
 
 from .models import Member
 
@@ -25,8 +25,10 @@ def _site_text(calendars: dict[int, SiteCalendar], copy, day: datetime.date) -> 
     openings = [opening for opening in calendars[location.pk].openings(day, 4) if opening.day == day]
     if not openings:
         return location.name
-    hours = ", ".join(f"{opening.opens_at:%H:%M}–{opening.closes_at:%H:%M}" for opening in openings)
-    return _("%(site)s, ouvert ce jour-là : %(hours)s") % {"site": location.name, "hours": hours}
+    return _("%(site)s, ouvert ce jour-là : %(hours)s") % {
+        "site": location.name,
+        "hours": hours_text(openings),
+    }
 
 
 def _event(*, uid: str, day: datetime.date, summary: str, description: str, location, now) -> Event:

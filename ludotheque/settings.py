@@ -124,7 +124,11 @@ def mailer_from_url(url: str | None, debug: bool) -> dict:
     smtp = "django.core.mail.backends.smtp.EmailBackend"
     console = {"BACKEND": "django.core.mail.backends.console.EmailBackend"}
     if not url:
-        return console if debug else {"BACKEND": smtp, "OPTIONS": {"host": "localhost", "port": 25, "timeout": 30}}
+        return (
+            console
+            if debug
+            else {"BACKEND": smtp, "OPTIONS": {"host": "localhost", "port": 25, "timeout": 30}}
+        )
     parts = urlsplit(url)
     if parts.scheme == "console":
         return console

@@ -16,7 +16,16 @@ class NoticeItemInline(ReadOnlyHistoryMixin, admin.TabularInline):
 
 @admin.register(Notice)
 class NoticeAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
-    list_display = ["member", "subject", "channel", "status", "created_at", "sent_at", "printed_at", "attempts"]
+    list_display = [
+        "member",
+        "subject",
+        "channel",
+        "status",
+        "created_at",
+        "sent_at",
+        "printed_at",
+        "attempts",
+    ]
     list_filter = ["channel", "status", "items__kind", "language", "run_on"]
     search_fields = ["member__name", "member__card_barcode", "recipient", "items__loan__copy__barcode"]
     list_select_related = ["member"]

@@ -19,4 +19,6 @@ class LettersPrintedForm(forms.Form):
 class LettersChoiceForm(forms.Form):
     """Which letters to print: those given (`?avis=…`, to print one again), else every letter waiting."""
 
-    avis = forms.ModelMultipleChoiceField(queryset=Notice.objects.filter(channel=Notice.Channel.LETTER), required=False)
+    avis = forms.ModelMultipleChoiceField(
+        queryset=Notice.objects.filter(channel=Notice.Channel.LETTER), required=False
+    )

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 
 from catalogue.models import Location
 from loans.models import Hold, Loan, Member, MembershipType
-from opening.schedule import SiteCalendar, site_calendars
+from opening.schedule import SiteCalendar, hours_text, site_calendars
 
 from .models import Notice, NoticeItem
 from .tasks import notice_send
@@ -248,7 +248,10 @@ def notice_context(
                 "address_line": ", ".join(
                     line.strip() for line in sites[location_id].address.splitlines() if line.strip()
                 ),
-                "days": calendars[location_id].opening_days(today, OPENING_DAYS_IN_NOTICE),
+                "days": [
+                    (day, hours_text(openings))
+                    for day, openings in calendars[location_id].opening_days(today, OPENING_DAYS_IN_NOTICE)
+                ],
             }
             for location_id in location_ids
             if location_id in calendars and calendars[location_id].has_hours

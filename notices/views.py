@@ -69,7 +69,9 @@ def letters_mark_printed(request: HttpRequest) -> HttpResponse:
         )
     messages.success(
         request,
-        ngettext("%(count)s lettre marquée comme imprimée.", "%(count)s lettres marquées comme imprimées.", count)
+        ngettext(
+            "%(count)s lettre marquée comme imprimée.", "%(count)s lettres marquées comme imprimées.", count
+        )
         % {"count": count},
     )
     return redirect("notices:letter-list")

@@ -106,6 +106,11 @@ class SiteCalendar:
         return [closure for closure in self.closures if closure[0] <= last and closure[1] >= first]
 
 
+def hours_text(openings: list[Opening]) -> str:
+    """A day's openings as a line: « 10:00–12:00, 14:00–17:00 »."""
+    return ", ".join(f"{opening.opens_at:%H:%M}–{opening.closes_at:%H:%M}" for opening in openings)
+
+
 def weekday_date(day: datetime.date) -> str:
     """A day as families are told to come: its weekday, then the short date (« mercredi 23/12/2026 »)."""
     return f"{formats.date_format(day, 'l')} {formats.date_format(day, 'SHORT_DATE_FORMAT')}"

@@ -20,7 +20,10 @@ def notice_history(member: Member | None = None, loan: Loan | None = None) -> di
         notices = notices.filter(items__loan=loan).distinct()
     else:
         notices = notices.filter(member=member)
-    return {"notices": list(notices.order_by("-created_at", "-pk")[:HISTORY_LENGTH]), "for_loan": loan is not None}
+    return {
+        "notices": list(notices.order_by("-created_at", "-pk")[:HISTORY_LENGTH]),
+        "for_loan": loan is not None,
+    }
 
 
 @register.simple_tag

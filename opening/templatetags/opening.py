@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from catalogue.models import Game, Location
 
-from ..schedule import site_calendars, weekday_date
+from ..schedule import hours_text, site_calendars, weekday_date
 
 register = template.Library()
 
@@ -37,7 +37,12 @@ def next_openings(game: Game | None = None) -> dict:
         "sites": [
             {
                 "site": site,
-                "days": calendars[site.pk].opening_days(today, OPENING_DAYS_SHOWN, after=now.time()),
+                "days": [
+                    (day, hours_text(openings))
+                    for day, openings in calendars[site.pk].opening_days(
+                        today, OPENING_DAYS_SHOWN, after=now.time()
+                    )
+                ],
                 "closures": calendars[site.pk].closures_between(today, horizon),
             }
             for site in sites
