@@ -1,6 +1,8 @@
 """The desk's letters: families told by post, printed one A4 page each, then marked printed; and the
 notices' history on the family's page and the loan's page."""
 
+import io
+
 import pytest
 from django.urls import reverse
 from pypdf import PdfReader
@@ -138,7 +140,7 @@ def test_the_letters_print_as_one_a4_page_per_family(page, live_server, staff_us
         page.keyboard.press("Enter")
     pdf = print_to_pdf(live_server.url + reverse("notices:letters-print"))
 
-    reader = PdfReader(__import__("io").BytesIO(pdf))
+    reader = PdfReader(io.BytesIO(pdf))
     assert len(reader.pages) == 3
     for index, pdf_page in enumerate(reader.pages):
         text = pdf_page.extract_text()
