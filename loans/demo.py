@@ -65,7 +65,7 @@ FAMILIES = [
         "type": "Découverte (3 mois)",
         "membership_age": 70,  # a 3-month membership ending in three weeks: reminded
         "household": [("Sam", 1990), ("Mia", 2016)],
-        "loans": [("90476", 16)],  # due in a day or so: reminded
+        "loans": [("90476", 14)],  # due today or at one of the next openings: reminded
         "holds": ["91233"],
     },
     {
