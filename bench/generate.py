@@ -648,7 +648,7 @@ def generate(games: int, copies: int, members: int, loans: int, seed: int) -> No
             INSERT INTO loans_hold (position, status, created_at, ready_at, ready_until, copy_id, created_by_id,
                                     game_id, member_id)
             SELECT 1, 'ready', now() - interval '9 days', now() - (c.id %% 7) * interval '1 day',
-                   current_date + 7 - c.id %% 7, c.id, %s,
+                   current_date + 7 - (c.id %% 7)::int, c.id, %s,
                    c.game_id, 1 + c.game_id %% %s
               FROM (SELECT DISTINCT ON (game_id) id, game_id FROM catalogue_copy c
                      WHERE status = 'on_shelf' AND c.id %% 97 = 0
