@@ -4,8 +4,6 @@ A run can overlap another (a slow run and the next day's cron, or a volunteer ru
 the family's row lock and the notice items' unique constraints keep the second from writing again.
 """
 
-import threading
-
 import pytest
 from django.core import mail
 from django.db import connection
@@ -13,7 +11,7 @@ from django.db import connection
 from notices.models import Notice, NoticeItem
 from notices.services import notices_create_for_member, notices_plan, notices_send
 from opening.schedule import site_calendars
-from tests.loan_helpers import make_member
+from tests.loan_helpers import make_member, run_at_once
 from tests.notice_helpers import TODAY, days, game_copy, lend
 
 FAMILIES = 8
@@ -22,29 +20,6 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL"),
 ]
-
-
-def run_together(*calls) -> list:
-    """Run the calls in threads of their own (each its own database connection), released together."""
-    barrier = threading.Barrier(len(calls))
-    outcomes: list = [None] * len(calls)
-
-    def worker(index, call):
-        try:
-            barrier.wait(timeout=10)
-            outcomes[index] = call()
-        except Exception as error:  # noqa: BLE001 — an error must fail the test, not hang it
-            outcomes[index] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=worker, args=(i, call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert not any(thread.is_alive() for thread in threads), "a run is still waiting for a lock"
-    return outcomes
 
 
 @pytest.fixture
@@ -60,7 +35,7 @@ def late_families(staff_user):
 
 
 def test_two_runs_at_the_same_moment_tell_each_family_once(late_families):
-    outcomes = run_together(lambda: notices_send(today=TODAY), lambda: notices_send(today=TODAY))
+    outcomes = run_at_once([lambda: notices_send(today=TODAY), lambda: notices_send(today=TODAY)])
 
     assert all(isinstance(outcome, str) for outcome in outcomes), outcomes
     assert Notice.objects.count() == FAMILIES
@@ -85,7 +60,7 @@ def test_two_runs_that_planned_before_either_wrote_still_tell_each_family_once(l
             )
         return written
 
-    outcomes = run_together(write_all, write_all)
+    outcomes = run_at_once([write_all, write_all])
 
     assert all(isinstance(outcome, int) for outcome in outcomes) and sum(outcomes) == FAMILIES, outcomes
     assert Notice.objects.count() == FAMILIES
