@@ -35,7 +35,13 @@ def notice_send(*, notice_id: int) -> str:
         try:
             if not notice.recipient:
                 raise ValueError("the family has no e-mail address any more")
-            message = EmailMultiAlternatives(notice.subject, notice.body_text, to=[notice.recipient])
+            # RFC 3834: an automatic message, so that vacation responders do not answer it.
+            message = EmailMultiAlternatives(
+                notice.subject,
+                notice.body_text,
+                to=[notice.recipient],
+                headers={"Auto-Submitted": "auto-generated"},
+            )
             with translation.override(notice.language):
                 html = render_to_string("notices/email.html", {"notice": notice})
             message.attach_alternative(html, "text/html")

@@ -79,6 +79,7 @@ def test_a_family_receives_its_notice_from_a_real_smtp_server(smtp_server, staff
     assert message["Subject"] == "Ludothèque : Jeux en retard"
     assert message["To"] == "tartempion@example.org"
     assert message["From"] == "Ludothèque <ludotheque@example.org>"
+    assert message["Auto-Submitted"] == "auto-generated"
     text = message.get_body(preferencelist=("plain",)).get_content()
     html = message.get_body(preferencelist=("html",)).get_content()
     for line in [
