@@ -219,6 +219,7 @@ INSTALLED_APPS = [
     "rules",
     "loans",
     "notices",
+    "inventory",
 ]
 
 MIDDLEWARE = [
