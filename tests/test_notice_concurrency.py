@@ -6,7 +6,6 @@ the family's row lock and the notice items' unique constraints keep the second f
 
 import pytest
 from django.core import mail
-from django.db import connection
 
 from notices.models import Notice, NoticeItem
 from notices.services import notices_create_for_member, notices_plan, notices_send
@@ -16,10 +15,7 @@ from tests.notice_helpers import TODAY, days, game_copy, lend
 
 FAMILIES = 8
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL"),
-]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgresql]  # row locks
 
 
 @pytest.fixture

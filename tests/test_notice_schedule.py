@@ -277,6 +277,7 @@ def test_running_the_day_twice_tells_nobody_twice(family, staff_user):
     assert "send_notices: 0 e-mail(s) handed" in out.getvalue()
 
 
+@pytest.mark.postgresql  # the constraint's name is in PostgreSQL's message
 def test_the_database_refuses_a_second_notice_of_the_same_level_for_the_same_loan_and_date(
     family, staff_user
 ):
