@@ -378,7 +378,7 @@ def _number(value: str, label: str) -> int | None:
     value = value.strip()
     if not value:
         return None
-    if not value.isdigit():
+    if not re.fullmatch(r"[0-9]{1,9}", value):
         raise PmbError(
             _("%(label)s : « %(value)s » n'est pas un nombre.") % {"label": label, "value": value[:40]}
         )

@@ -52,7 +52,9 @@ class MemberSerializer(serializers.ModelSerializer):
         return member.quota_left(self.get_open_loan_count(member))
 
     def validate(self, attrs: dict) -> dict:
-        start = attrs.get("membership_start", getattr(self.instance, "membership_start", None))
+        # A new family's start defaults to today (the model's default), as the database will write it.
+        default_start = Member._meta.get_field("membership_start").get_default()
+        start = attrs.get("membership_start", getattr(self.instance, "membership_start", default_start))
         expiry = attrs.get("membership_expiry", getattr(self.instance, "membership_expiry", None))
         if start and expiry and start > expiry:
             raise serializers.ValidationError(

@@ -13,7 +13,10 @@ from catalogue import views as catalogue_views
 from loans import api as loans_api
 from rules import api as rules_api
 
+# No `.json` suffix addresses: the API's custom actions take no `format` argument (a TypeError, a 500),
+# and `?format=json` or the Accept header already choose the format.
 router = DefaultRouter()
+router.include_format_suffixes = False
 router.register("games", catalogue_views.GameViewSet, basename="game")
 router.register("copies", catalogue_views.CopyViewSet, basename="copy")
 router.register("members", loans_api.MemberViewSet, basename="member")
