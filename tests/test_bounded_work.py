@@ -292,5 +292,7 @@ def test_a_pmb_copy_row_is_still_read_whole():
 
 
 def test_reading_wiki_contributions_grows_linearly_with_the_file():
-    entry = "Gamehelpquarto\n2020-11-25T11:20:43Z\nBourjn" + " " * 50 + "x\n"
+    entry = "Gamehelpquarto\n2020-11-25T11:20:43Z\nBourjn : Ajout\ntexte\n"
     assert_linear(contributions_parse, lambda count: entry * count, 200)
+    # A contributor's line of blanks without the colon: every split of the blanks was tried.
+    assert_linear(contributions_parse, lambda count: entry + entry.replace(" :", " " * count), 500)
