@@ -1,4 +1,5 @@
-"""What every API endpoint shares: a JSON parser that refuses what would crash later, and the client's address."""
+"""What every API endpoint shares: a JSON parser that refuses what would crash later, the client's
+address, and the throttles (rates in settings.API_THROTTLE_RATES)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import json
 from django.conf import settings
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
-from rest_framework import parsers
+from rest_framework import parsers, throttling
 from rest_framework.exceptions import ParseError
 
 TOO_DEEP = _("Le corps de la requête est imbriqué trop profondément.")
@@ -49,3 +50,27 @@ def client_ip(request: HttpRequest) -> str:
         return remote
     addresses = [address.strip() for address in forwarded.split(",")]
     return addresses[-min(settings.PROXY_COUNT, len(addresses))] or remote
+
+
+class _RatesFromSettings:
+    """DRF throttles read their rates once, at import; these read settings.API_THROTTLE_RATES each time."""
+
+    def get_rate(self) -> str:
+        return settings.API_THROTTLE_RATES[self.scope]
+
+
+class AnonThrottle(_RatesFromSettings, throttling.AnonRateThrottle):
+    """Anonymous calls, per client address."""
+
+
+class UserThrottle(_RatesFromSettings, throttling.UserRateThrottle):
+    """Calls with a session or a token, per account (anonymous ones per address)."""
+
+
+class RulesThrottle(_RatesFromSettings, throttling.SimpleRateThrottle):
+    """The rules engine's computations (setup, score, check), open to anyone: per client address."""
+
+    scope = "rules"
+
+    def get_cache_key(self, request, view) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}

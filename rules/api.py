@@ -17,7 +17,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from ludotheque.api import JSONParser
+from ludotheque.api import JSONParser, RulesThrottle
 
 from .engine import GameRules, InvalidInput
 from .inputs import error_messages
@@ -99,6 +99,13 @@ class RulesViewSet(viewsets.ViewSet):
     parser_classes = [JSONParser]
     lookup_field = "slug"
     lookup_value_regex = "[-a-z0-9_]+"
+
+    def get_throttles(self) -> list:
+        """The computations count against their own rate, on top of the anonymous one."""
+        throttles = super().get_throttles()
+        if self.action in ("setup", "score", "check"):
+            throttles.append(RulesThrottle())
+        return throttles
 
     def _rules(self, slug: str, feature: str | None = None) -> GameRules:
         rules = game_rules(slug)

@@ -22,6 +22,14 @@ CHROMIUM_ARGS = [
 PASSWORD = "motdepasse-de-test-42"
 
 
+@pytest.fixture(autouse=True)
+def fresh_throttles():
+    """Each test starts with no API call counted: the throttles' counters live in the cache."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture
 def staff_user(db):
     """A librarian: staff, may use the desk and the admin."""
