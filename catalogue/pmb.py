@@ -267,6 +267,8 @@ def parse_notice(
     chunk: str, *, known_tags: Iterable[str] = PMB_MULTIWORD_TAGS, known_locations: Iterable[str] = ()
 ) -> PmbNotice:
     """Read one notice, from its `Titre :` to the next notice's."""
+    if "\x00" in chunk:  # no text holds one; PostgreSQL could not store it either
+        raise PmbError(_("caractère nul (0x00) dans la notice : le fichier est abîmé."))
     fields = _detailed_fields(chunk)
     title = " ".join(fields.get("title", "").split())
     if not title:
