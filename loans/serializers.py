@@ -69,6 +69,10 @@ class LoanSerializer(serializers.ModelSerializer):
     game = serializers.CharField(source="copy.game.title", read_only=True)
     member_name = serializers.CharField(source="member.name", read_only=True)
     overdue = serializers.SerializerMethodField()
+    # A plain string in the schema: empty while the game is out, which an enum of the three checks omits.
+    return_check = serializers.CharField(
+        read_only=True, help_text="empty while on loan, then complete | incomplete | playable"
+    )
 
     class Meta:
         model = Loan
