@@ -14,7 +14,7 @@ and why; each history table attaches it with one of the operations below, in a m
     ]
 
 Each operation creates (or replaces) the function itself, so it needs no dependency on the migration
-that created it first (`catalogue/migrations/0004_refuse_change_function.py`). Row triggers do not
+that created it first (`catalogue/migrations/0005_refuse_change_function.py`). Row triggers do not
 see TRUNCATE, which the test runner's flush uses. SQLite (a newcomer's first run) goes without.
 """
 

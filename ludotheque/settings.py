@@ -168,6 +168,7 @@ INSTALLED_APPS = [
     "catalogue",
     "rules",
     "loans",
+    "inventory",
 ]
 
 MIDDLEWARE = [

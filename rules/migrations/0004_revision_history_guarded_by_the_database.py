@@ -11,7 +11,7 @@ from ludotheque.history import refuse_delete, refuse_update
 class Migration(migrations.Migration):
     dependencies = [
         ("rules", "0003_revision_rendered_sections_and_length"),
-        ("catalogue", "0004_refuse_change_function"),
+        ("catalogue", "0005_refuse_change_function"),
     ]
 
     operations = [

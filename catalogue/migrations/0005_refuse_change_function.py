@@ -10,6 +10,6 @@ from ludotheque.history import refuse_change_function
 
 
 class Migration(migrations.Migration):
-    dependencies = [("catalogue", "0003_search_triggers_and_lexicon")]
+    dependencies = [("catalogue", "0004_barcode_sequence_and_imports")]
 
     operations = [refuse_change_function()]

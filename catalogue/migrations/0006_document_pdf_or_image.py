@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('catalogue', '0004_refuse_change_function'),
+        ('catalogue', '0005_refuse_change_function'),
     ]
 
     operations = [
