@@ -173,3 +173,18 @@ def test_a_new_family_whose_membership_ended_before_today_needs_a_start_date(sta
     )
     assert response.status_code == 400
     assert response.json() == {"membership_expiry": ["L'adhésion ne peut pas finir avant d'avoir commencé."]}
+
+
+def test_a_superscript_digit_in_a_catalogue_spreadsheet_is_a_row_error():
+    from catalogue.spreadsheet import read_sheet
+
+    sheet = read_sheet("titre;joueurs_min\nQuarto;²\n")
+    assert [(error.line, error.column) for error in sheet.errors] == [(2, "joueurs_min")]
+
+
+def test_a_superscript_year_in_a_families_spreadsheet_is_a_row_error():
+    from loans.exchange import read_families
+
+    make_membership_type(name="Famille (1 an)")
+    sheet = read_families("carte;nom;type_adhesion;foyer\nM0001;Alex;Famille (1 an);Noa ²⁰¹⁵\n")
+    assert [(error.line, error.column) for error in sheet.errors] == [(2, "foyer")]
