@@ -33,6 +33,7 @@ urlpatterns = [
     path("", include("catalogue.urls")),
     path("", include("rules.urls")),
     path("", include("loans.urls")),
+    path("", include("notices.urls")),
     path("", include("inventory.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # Its script served apart (`?script`), no inline script or style: the Content-Security-Policy holds.

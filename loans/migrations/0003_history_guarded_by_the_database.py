@@ -10,7 +10,7 @@ from ludotheque.history import refuse_delete
 
 
 class Migration(migrations.Migration):
-    dependencies = [("loans", "0001_initial"), ("catalogue", "0005_refuse_change_function")]
+    dependencies = [("loans", "0002_membership_notice_delays_member_language_calendar_token"), ("catalogue", "0005_refuse_change_function")]
 
     operations = [
         refuse_delete("loans_loan"),
