@@ -3,11 +3,11 @@
 from django.db import migrations
 
 
-def run_on_postgresql(forward: str, backward: str) -> migrations.RunPython:
+def run_on_postgresql(forward: str, backward: str | None = None) -> migrations.RunPython:
     """A migration step that runs SQL on PostgreSQL and does nothing elsewhere (a newcomer's SQLite).
 
-    Both directions are plain SQL without parameters (`%` needs no doubling). Hand-written: carry it
-    over when squashing.
+    Both directions are plain SQL without parameters (`%` needs no doubling: plpgsql's `%` stay as
+    written); no `backward`: nothing to undo. Hand-written: carry it over when squashing.
     """
 
     def run(sql: str):
@@ -17,4 +17,5 @@ def run_on_postgresql(forward: str, backward: str) -> migrations.RunPython:
 
         return operation
 
-    return migrations.RunPython(run(forward), run(backward), elidable=False)
+    undo = run(backward) if backward is not None else migrations.RunPython.noop
+    return migrations.RunPython(run(forward), undo, elidable=False)

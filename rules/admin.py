@@ -1,3 +1,5 @@
+import re
+
 from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
@@ -91,7 +93,7 @@ class DeclaredSheetAdmin(LibrarianAccessMixin, admin.ModelAdmin):
         # « Déclarer une feuille de score » on a notice's rules page links here with ?game=<id>.
         initial = super().get_changeform_initial_data(request)
         game = str(request.GET.get("game", ""))
-        if game.isdigit():
+        if re.fullmatch(r"[0-9]{1,18}", game):
             initial["game"] = int(game)
         return initial
 

@@ -10,11 +10,12 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
 from catalogue.models import Game
+from ludotheque.api import RulesThrottle
 
 from .engine import GameRules
 from .forms import CheckForm, SetupForm, SheetChoiceForm
 from .models import RulePage
-from .pages.markup import SectionKind, split_sections
+from .pages.markup import SectionKind
 from .score_sheet import ScoreSheetForm
 from .serializers import ScoreResultSerializer, score_data
 from .services import all_game_rules, game_rules, render_text, translate
@@ -146,7 +147,7 @@ def page_detail(request: HttpRequest, slug: str) -> HttpResponse:
         raise Http404(_("Aucune page de règles ne porte cet identifiant."))
     revision = page.current_revision if page else None
     tools = _tools(rules, slug)
-    sections, leftover = _place_tools(split_sections(revision.content) if revision else [], tools)
+    sections, leftover = _place_tools(revision.section_list if revision else [], tools)
     context = {
         "page": page,
         "rules": rules,
@@ -206,6 +207,10 @@ def score_sheet(request: HttpRequest, slug: str) -> HttpResponse:
     rules = _get_rules_or_404(slug, "score")
     posted = request.method == "POST"
     live = posted and _wants_json(request)
+    if live and not RulesThrottle().allow_request(request, None):
+        # The live totals compute like the API's score, and count against the same rate per address.
+        message = _("Calcul en direct indisponible : utilisez le bouton Calculer.")
+        return JsonResponse({"__all__": [message]}, status=429)
     choice = SheetChoiceForm(rules, request.POST if posted else request.GET)
     context = {**_game_context(rules, slug), "choice": choice, "form": None}
     if not choice.ready:

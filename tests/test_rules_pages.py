@@ -467,6 +467,16 @@ def test_the_live_script_gets_the_errors_by_input_name_in_the_readers_language(c
     assert response.json() == {"players.0.gold": [expected]}
 
 
+def test_the_live_totals_count_against_the_rules_computations_rate(client, settings):
+    settings.API_THROTTLE_RATES = {**settings.API_THROTTLE_RATES, "rules": "2/minute"}
+    url = reverse("rules:score-sheet", args=["biblios"])
+    live = {"Accept": "application/json"}
+    statuses = [client.post(url, biblios_sheet(), headers=live).status_code for _ in range(3)]
+    assert statuses == [200, 200, 429]
+    # The form itself still computes without the script.
+    assert client.post(url, biblios_sheet()).status_code == 200
+
+
 # --- referee check --------------------------------------------------------------------------------------
 
 

@@ -7,6 +7,8 @@ tie-breakers' formset checks each one against the lines posted with it (not dele
 
 from __future__ import annotations
 
+import re
+
 from django import forms
 from django.core.exceptions import ValidationError
 from django.forms.models import BaseInlineFormSet
@@ -82,7 +84,7 @@ class DeclaredLineFormSet(BaseInlineFormSet):
 def posted_line_keys(data, prefix: str = LINES_PREFIX) -> dict[str, str]:
     """The lines posted with a sheet and not deleted: {key: label} (a blank key is taken from the label)."""
     raw_total = str(data.get(f"{prefix}-TOTAL_FORMS", "0")).strip()
-    total = min(int(raw_total), MAX_POSTED_LINES) if raw_total.isdigit() else 0
+    total = min(int(raw_total), MAX_POSTED_LINES) if re.fullmatch(r"[0-9]{1,9}", raw_total) else 0
     keys: dict[str, str] = {}
     for index in range(total):
         if DELETE_BOX.value_from_datadict(data, None, f"{prefix}-{index}-DELETE"):

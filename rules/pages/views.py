@@ -14,7 +14,7 @@ from ludotheque.access import staff_required
 from rules.games import get_game
 from rules.models import DeclaredSheet, RulePage
 
-from .diff import diff_rows
+from .diff import TooDifferent, diff_rows
 from .forms import RevisionForm
 from .markup import split_sections, to_html
 from .services import revision_create
@@ -116,7 +116,7 @@ def revision_detail(request: HttpRequest, slug: str, number: int) -> HttpRespons
         "page": page,
         "revision": revision,
         "current": page.current_revision,
-        "sections": split_sections(revision.content),
+        "sections": revision.section_list,
     }
     return render(request, "rules/revision.html", context)
 
@@ -144,5 +144,9 @@ def revision_diff(request: HttpRequest, slug: str) -> HttpResponse:
     if new_number not in found or old_number not in found:
         raise Http404(_("Cette version n'existe pas."))
     old, new = found[old_number], found[new_number]
-    context = {"page": page, "old": old, "new": new, "rows": diff_rows(old.content, new.content)}
+    context = {"page": page, "old": old, "new": new}
+    try:
+        context["rows"] = diff_rows(old.content, new.content)
+    except TooDifferent:
+        context["too_different"] = True
     return render(request, "rules/diff.html", context)
