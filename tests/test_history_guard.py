@@ -35,6 +35,7 @@ def refused(statement: str, params=()) -> str:
     return str(error.value)
 
 
+@pytest.mark.postgresql  # the triggers of ludotheque/history.py
 def test_the_database_refuses_to_delete_a_loan(loan):
     assert "DELETE on loans_loan refused" in refused("DELETE FROM loans_loan WHERE id = %s", [loan.pk])
     with pytest.raises(IntegrityError), transaction.atomic():
@@ -50,6 +51,7 @@ def test_a_loan_can_still_be_returned_renewed_and_updated(loan, staff_user):
     assert Loan.objects.get(pk=loan.pk).returned_at is not None
 
 
+@pytest.mark.postgresql  # the triggers of ludotheque/history.py
 def test_the_database_refuses_to_delete_a_hold(loan, staff_user):
     hold = services.hold_create(game=loan.copy.game, member=make_member("M2", "Bidule"), staff=staff_user)
     assert "DELETE on loans_hold refused" in refused("DELETE FROM loans_hold")
@@ -57,6 +59,7 @@ def test_the_database_refuses_to_delete_a_hold(loan, staff_user):
     assert Hold.objects.get(pk=hold.pk).status == Hold.Status.CANCELLED
 
 
+@pytest.mark.postgresql  # the triggers of ludotheque/history.py
 def test_the_database_refuses_to_delete_a_missing_piece(loan, staff_user):
     pieces = loan.copy.game.components.get()
     services.loan_return(loan=loan, staff=staff_user, missing=[(pieces, 2)], recovered=[])
@@ -64,6 +67,7 @@ def test_the_database_refuses_to_delete_a_missing_piece(loan, staff_user):
     assert "DELETE on loans_missingpiece refused" in refused("DELETE FROM loans_missingpiece")
 
 
+@pytest.mark.postgresql  # the triggers of ludotheque/history.py
 def test_the_database_refuses_to_delete_a_revision_or_change_its_text(revision):
     assert "DELETE on rules_revision refused" in refused("DELETE FROM rules_revision")
     message = refused("UPDATE rules_revision SET content = 'effacé' WHERE id = %s", [revision.pk])
