@@ -1,6 +1,7 @@
 """The librarians' catalogue: notices with their credits, pieces, documents and copies, and the reference tables."""
 
 from django.contrib import admin
+from django.db import models
 from django.db.models import Count
 from django.forms.models import BaseInlineFormSet
 from django.utils.translation import gettext_lazy as _
@@ -134,8 +135,9 @@ class CopyInlineFormSet(BaseInlineFormSet):
 
 class CopyInline(LibrarianAccessMixin, admin.TabularInline):
     model = Copy
+    formfield_overrides = {models.DecimalField: {"localize": True}}
     formset = CopyInlineFormSet
-    fields = ["cote", "barcode", "section", "location", "status", "acquired_on", "notes"]
+    fields = ["cote", "barcode", "section", "location", "status", "acquired_on", "replacement_value", "notes"]
     autocomplete_fields = ["section"]
     show_change_link = True
 
@@ -158,7 +160,8 @@ class CopyInline(LibrarianAccessMixin, admin.TabularInline):
 
 class ComponentInline(LibrarianAccessMixin, admin.TabularInline):
     model = Component
-    fields = ["position", "quantity", "label"]
+    formfield_overrides = {models.DecimalField: {"localize": True}}
+    fields = ["position", "quantity", "label", "unit_price"]
     extra = 0
 
 
@@ -238,6 +241,8 @@ def _range(low: int | None, high: int | None) -> str:
 
 @admin.register(Copy)
 class CopyAdmin(LibrarianAccessMixin, admin.ModelAdmin):
+    # Prices typed the French way (« 29,90 ») as well as with a dot.
+    formfield_overrides = {models.DecimalField: {"localize": True}}
     list_display = ["barcode", "game", "cote", "section", "location", "status", "is_available"]
     list_select_related = ["game", "section", "location"]
     list_filter = ["status", "location", AvailabilityFilter, "section"]
@@ -253,6 +258,7 @@ class CopyAdmin(LibrarianAccessMixin, admin.ModelAdmin):
         "location",
         "status",
         "acquired_on",
+        "replacement_value",
         "notes",
         "created_at",
         "updated_at",

@@ -1,6 +1,7 @@
 """The loan desk: member families, their loans, their holds, and the pieces found missing at return."""
 
 import datetime
+from decimal import Decimal
 
 from django.conf import settings
 from django.db import models
@@ -9,6 +10,8 @@ from django.db.models.functions import TruncMonth
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from ledger.models import member_balance
 
 # How long a copy set aside for a ready hold waits for its family before the hold expires.
 HOLD_PICKUP_DAYS = 7
@@ -31,6 +34,46 @@ class MembershipType(models.Model):
         help_text=_("La date de retour est la date du prêt plus ce délai."),
     )
     renewals_allowed = models.PositiveSmallIntegerField(_("prolongations permises"), default=1)
+    # Fees, all off by default: the desk charges nothing unless the ludothèque sets them.
+    loan_fee = models.DecimalField(
+        _("frais par prêt (€)"),
+        max_digits=7,
+        decimal_places=2,
+        default=0,
+        help_text=_("Facturés à chaque prêt ; 0 : aucun."),
+    )
+    late_fee_per_day = models.DecimalField(
+        _("frais de retard par jour (€)"),
+        max_digits=7,
+        decimal_places=2,
+        default=0,
+        help_text=_("Proposés au retour d'un jeu en retard, par jour de retard ; 0 : aucun."),
+    )
+    late_fee_cap = models.DecimalField(
+        _("plafond des frais de retard (€)"),
+        max_digits=7,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        help_text=_("Par prêt ; vide : sans plafond."),
+    )
+    charge_missing_pieces = models.BooleanField(
+        _("facturer les pièces manquantes"),
+        default=False,
+        help_text=_("Au prix de chaque pièce fixé dans le catalogue ; remboursé si la pièce est rapportée."),
+    )
+    charge_lost_games = models.BooleanField(
+        _("facturer les jeux perdus"),
+        default=False,
+        help_text=_("À la valeur de remplacement de l'exemplaire fixée dans le catalogue."),
+    )
+    debt_limit = models.DecimalField(
+        _("plafond de dette (€)"),
+        max_digits=7,
+        decimal_places=2,
+        default=0,
+        help_text=_("Le prêt est refusé quand la famille doit plus que ce montant ; 0 : jamais refusé."),
+    )
 
     class Meta:
         ordering = ["name"]
@@ -57,16 +100,35 @@ class MembershipType(models.Model):
                 name="loans_membershiptype_price_not_negative",
                 violation_error_message=_("Le prix ne peut pas être négatif."),
             ),
+            models.CheckConstraint(
+                condition=Q(loan_fee__gte=0, late_fee_per_day__gte=0, debt_limit__gte=0)
+                & (Q(late_fee_cap__isnull=True) | Q(late_fee_cap__gt=0)),
+                name="loans_membershiptype_fees_not_negative",
+                violation_error_message=_("Les frais et les plafonds ne peuvent pas être négatifs."),
+            ),
         ]
 
     def __str__(self) -> str:
         return self.name
+
+    def late_fee(self, days_late: int) -> Decimal:
+        """The late fee of a loan returned `days_late` days late: so much a day, up to the cap."""
+        fee = self.late_fee_per_day * max(0, days_late)
+        return min(fee, self.late_fee_cap) if self.late_fee_cap is not None else fee
 
 
 class MemberQuerySet(models.QuerySet):
     def with_open_loan_count(self) -> "MemberQuerySet":
         """Annotate each family with `open_loan_count`, the games it has at home."""
         return self.annotate(open_loan_count=Count("loans", filter=Q(loans__returned_at__isnull=True)))
+
+    def with_balance(self) -> "MemberQuerySet":
+        """Annotate each family with `balance`, what it owes the ludothèque (negative: a credit)."""
+        return self.annotate(balance=member_balance())
+
+    def owing(self) -> "MemberQuerySet":
+        """Families that owe the ludothèque money (annotated with their `balance`)."""
+        return self.with_balance().filter(balance__gt=0)
 
     def matching(self, text: str) -> "MemberQuerySet":
         """Families whose card, name, e-mail or phone contains `text` (the desk's search box)."""
@@ -204,6 +266,7 @@ class Loan(models.Model):
         COMPLETE = "complete", _("Complet")
         INCOMPLETE = "incomplete", _("Pièces manquantes")
         PLAYABLE = "playable", _("Pièces manquantes, jouable quand même")
+        LOST = "lost", _("Perdu par la famille")
 
     copy = models.ForeignKey(
         "catalogue.Copy", on_delete=models.PROTECT, related_name="loans", verbose_name=_("exemplaire")

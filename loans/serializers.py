@@ -111,6 +111,25 @@ class LoanReturnSerializer(serializers.Serializer):
         queryset=MissingPiece.objects.still_missing(), many=True, required=False, default=list
     )
     playable_anyway = serializers.BooleanField(required=False, default=False)
+    # The fees a return proposes (the membership type's, none by default) are charged unless waived.
+    waive_late_fee = serializers.BooleanField(required=False, default=False)
+    waive_missing_pieces = serializers.BooleanField(required=False, default=False)
+
+
+class LoanLostSerializer(serializers.Serializer):
+    """A family lost the game: the copy's replacement value, if charged, may be waived."""
+
+    waive_charge = serializers.BooleanField(required=False, default=False)
+
+
+class ChargeSerializer(serializers.Serializer):
+    """A fee charged (or recorded as waived) by a return or a loss; see /api/ledger/ for the entry."""
+
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    amount = serializers.DecimalField(max_digits=9, decimal_places=2)
+    waived = serializers.BooleanField()
+    note = serializers.CharField()
 
 
 class HoldSerializer(serializers.ModelSerializer):

@@ -10,6 +10,7 @@ urlpatterns = [
     path("comptoir/familles/<int:pk>/reserver/", views.hold_create, name="hold-create"),
     path("comptoir/prets/<int:pk>/prolonger/", views.loan_renew, name="loan-renew"),
     path("comptoir/prets/<int:pk>/retour/", views.loan_return, name="loan-return"),
+    path("comptoir/prets/<int:pk>/perdu/", views.loan_lost, name="loan-lost"),
     path("comptoir/retour/", views.return_scan, name="return-scan"),
     path("comptoir/retards/", views.overdue_list, name="overdue-list"),
     path("comptoir/reservations/", views.hold_list, name="hold-list"),

@@ -146,6 +146,7 @@ INSTALLED_APPS = [
     "catalogue",
     "rules",
     "loans",
+    "ledger",
 ]
 
 MIDDLEWARE = [
