@@ -146,6 +146,34 @@ def charge_create(
     )
 
 
+def _money(
+    *,
+    kind: str,
+    member: "Member",
+    amount: Decimal,
+    method: str,
+    cheque_number: str,
+    staff: AbstractBaseUser,
+    site: Location | int,
+    note: str,
+    at: datetime.datetime | None = None,
+) -> Entry:
+    """Record money changing hands: how much, how (a cheque with its number)."""
+    _check_amount(amount)
+    _check_method(method, cheque_number)
+    return _record(
+        site=site,
+        at=at,
+        member=member,
+        kind=kind,
+        amount=amount,
+        method=method,
+        cheque_number=cheque_number.strip(),
+        clerk=staff,
+        note=note.strip(),
+    )
+
+
 @transaction.atomic
 def payment_create(
     *,
@@ -161,7 +189,6 @@ def payment_create(
     """Take money the family owes; the entry gets the year's next receipt number."""
     member = _lock_member(member)
     _check_amount(amount)
-    _check_method(method, cheque_number)
     owed = Entry.objects.filter(member=member).balance()
     if owed <= 0:
         _refuse(
@@ -179,16 +206,16 @@ def payment_create(
             family=member.name,
             owed=euros(owed),
         )
-    return _record(
-        site=site,
-        at=at,
-        member=member,
+    return _money(
         kind=Kind.PAYMENT,
+        member=member,
         amount=amount,
         method=method,
-        cheque_number=cheque_number.strip(),
-        clerk=staff,
-        note=note.strip(),
+        cheque_number=cheque_number,
+        staff=staff,
+        site=site,
+        note=note,
+        at=at,
     )
 
 
@@ -206,7 +233,6 @@ def refund_create(
     """Give back money the ludothèque owes the family (its credit, e.g. a piece paid for that came back)."""
     member = _lock_member(member)
     _check_amount(amount)
-    _check_method(method, cheque_number)
     credit = -Entry.objects.filter(member=member).balance()
     if amount > credit:
         _refuse(
@@ -216,15 +242,15 @@ def refund_create(
             credit=euros(max(credit, ZERO)),
             family=member.name,
         )
-    return _record(
-        site=site,
-        member=member,
+    return _money(
         kind=Kind.REFUND,
+        member=member,
         amount=amount,
         method=method,
-        cheque_number=cheque_number.strip(),
-        clerk=staff,
-        note=note.strip(),
+        cheque_number=cheque_number,
+        staff=staff,
+        site=site,
+        note=note,
     )
 
 
@@ -287,17 +313,15 @@ def deposit_receive(
     note: str = "",
 ) -> Entry:
     """Take a deposit (caution) from the family; it is held until returned or cashed, and gets a receipt."""
-    _check_amount(amount)
-    _check_method(method, cheque_number)
-    return _record(
-        site=site,
-        member=member,
+    return _money(
         kind=Kind.DEPOSIT_RECEIVED,
+        member=member,
         amount=amount,
         method=method,
-        cheque_number=cheque_number.strip(),
-        clerk=staff,
-        note=note.strip(),
+        cheque_number=cheque_number,
+        staff=staff,
+        site=site,
+        note=note,
     )
 
 

@@ -232,15 +232,7 @@ def loan_create(*, copy: Copy, member: Member, staff: AbstractBaseUser) -> Loan:
         due_on=today + datetime.timedelta(days=member.membership_type.loan_period_days),
     )
     if member.membership_type.loan_fee:
-        ledger.charge_create(
-            member=member,
-            kind=Kind.LOAN_FEE,
-            amount=member.membership_type.loan_fee,
-            staff=staff,
-            site=copy.location_id,
-            loan=loan,
-            copy=copy,
-        )
+        _charge(loan, copy, staff, kind=Kind.LOAN_FEE, amount=member.membership_type.loan_fee)
 
     if hold is not None:
         # The family takes the game it reserved: its hold is honoured, and a copy kept for it that it
@@ -435,45 +427,52 @@ def _return_fees(
     waive_missing_pieces: bool,
 ) -> list[Entry]:
     """Charge the late fee and the missing pieces of a return (waived: recorded, counting for nothing)."""
-    member = loan.member
-    membership_type = member.membership_type
+    membership_type = loan.member.membership_type
     charges = []
     late_fee = late_fee_due(loan, membership_type)
     if late_fee > 0:
+        days = ngettext_lazy("%(count)s jour de retard", "%(count)s jours de retard", "count")
         charges.append(
-            ledger.charge_create(
-                member=member,
+            _charge(
+                loan,
+                copy,
+                staff,
                 kind=Kind.LATE_FEE,
                 amount=late_fee,
-                staff=staff,
-                site=copy.location_id,
-                loan=loan,
-                copy=copy,
                 waived=waive_late_fee,
-                note=str(
-                    ngettext_lazy("%(count)s jour de retard", "%(count)s jours de retard", "count")
-                    % {"count": loan.days_late()}
-                ),
+                note=str(days % {"count": loan.days_late()}),
             )
         )
     for piece in pieces:
         price = missing_pieces_price(piece.component, piece.quantity, membership_type)
         if price > 0:
             charges.append(
-                ledger.charge_create(
-                    member=member,
+                _charge(
+                    loan,
+                    copy,
+                    staff,
                     kind=Kind.MISSING_PIECE,
                     amount=price,
-                    staff=staff,
-                    site=copy.location_id,
-                    loan=loan,
-                    copy=copy,
                     missing_piece=piece,
                     waived=waive_missing_pieces,
                     note=f"{piece.quantity} × {piece.component.label}",
                 )
             )
     return charges
+
+
+def _charge(loan: Loan, copy: Copy, staff: AbstractBaseUser, *, kind: str, amount: Decimal, **more) -> Entry:
+    """Charge the family of `loan` a fee about it, at the copy's site."""
+    return ledger.charge_create(
+        member=loan.member,
+        kind=kind,
+        amount=amount,
+        staff=staff,
+        site=copy.location_id,
+        loan=loan,
+        copy=copy,
+        **more,
+    )
 
 
 @transaction.atomic
@@ -493,14 +492,12 @@ def loan_declare_lost(*, loan: Loan, staff: AbstractBaseUser, waive_charge: bool
     charges = []
     if loan.member.membership_type.charge_lost_games and copy.replacement_value:
         charges.append(
-            ledger.charge_create(
-                member=loan.member,
+            _charge(
+                loan,
+                copy,
+                staff,
                 kind=Kind.LOST_GAME,
                 amount=copy.replacement_value,
-                staff=staff,
-                site=copy.location_id,
-                loan=loan,
-                copy=copy,
                 waived=waive_charge,
                 note=f"{copy.game.title} ({copy.barcode})",
             )
