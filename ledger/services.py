@@ -4,9 +4,10 @@ Each function runs in one transaction and is the only way its entries are writte
 the API, the loans app's services and the demo all call them). After whatever rows the caller already
 holds (the loans app locks member, loan, game, copy, holds, missing pieces, in that order), they lock:
 the family's row (where what it owes decides), the entry reversed or the deposit settled, the site's
-row, then the year's receipt counter. Locking the site makes a till closure and an entry of the same
-site wait for each other: an entry is dated once the site is locked, so it never lands in a period
-being closed, and a closed period never receives one (the database refuses that too).
+row, then the year's receipt counter. The site's row makes a till closure and an entry of the same
+site wait for each other (entries share it, a closure takes it alone): an entry is dated once the
+site is locked, so it never lands in a period being closed, and a closed period never receives one
+(the database refuses that too).
 
 A refusal raises ValidationError with a `code` and a French message naming the reason, keyed by the
 argument it is about when there is one (`amount`, `note`…). The API answers CONFLICT_CODES with 409.
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Max, Sum
 from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
@@ -56,7 +57,20 @@ def _lock_member(member: "Member") -> "Member":
 
 
 def _lock_site(site: Location | int) -> Location:
+    """Lock a site's row against entries: the till closes while no entry of the site is being written."""
     return Location.objects.select_for_update().get(pk=getattr(site, "pk", site))
+
+
+def _share_site(site: Location | int) -> Location:
+    """Lock a site's row against a till closure only: entries of one site do not wait for each other.
+
+    FOR KEY SHARE (which Django's select_for_update() cannot ask for) conflicts with the closure's FOR
+    UPDATE alone. SQLite writes one transaction at a time anyway.
+    """
+    site_id = getattr(site, "pk", site)
+    if connection.vendor != "postgresql":
+        return Location.objects.get(pk=site_id)
+    return Location.objects.raw("SELECT * FROM catalogue_location WHERE id = %s FOR KEY SHARE", [site_id])[0]
 
 
 def _next_receipt_number(year: int) -> int:
@@ -88,7 +102,7 @@ def _check_method(method: str, cheque_number: str) -> None:
 
 def _record(*, site: Location | int, at: datetime.datetime | None = None, **fields) -> Entry:
     """Write one entry at `site`, dated now (or `at`), outside any closed period; numbered if money came in."""
-    site = _lock_site(site)
+    site = _share_site(site)
     now = timezone.now()
     at = at or now
     if at > now:
