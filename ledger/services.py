@@ -70,7 +70,11 @@ def _share_site(site: Location | int) -> Location:
     site_id = getattr(site, "pk", site)
     if connection.vendor != "postgresql":
         return Location.objects.get(pk=site_id)
-    return Location.objects.raw("SELECT * FROM catalogue_location WHERE id = %s FOR KEY SHARE", [site_id])[0]
+    for location in Location.objects.raw(
+        "SELECT * FROM catalogue_location WHERE id = %s FOR KEY SHARE", [site_id]
+    ):
+        return location
+    raise Location.DoesNotExist(f"No site {site_id}.")
 
 
 def _next_receipt_number(year: int) -> int:
