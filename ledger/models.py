@@ -358,7 +358,7 @@ class Entry(AppendOnlyModel):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} {self.amount} € — {self.member_id}"
+        return f"{self.pk} · {self.get_kind_display()} {self.amount} €"
 
     def get_absolute_url(self) -> str:
         return reverse("ledger:family", kwargs={"pk": self.member_id}) + f"#entry-{self.pk}"

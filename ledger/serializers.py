@@ -1,7 +1,9 @@
 """The ledger's API resources: entries, and the requests that add one."""
 
+import datetime
 from decimal import Decimal
 
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
@@ -10,6 +12,8 @@ from loans.models import Loan, Member
 
 from .models import Entry, Kind, Method
 
+# A paper receipt typed later is at most this old.
+BACKDATING_DAYS = 366
 AMOUNT = {
     "max_digits": 9,
     "decimal_places": 2,
@@ -89,6 +93,13 @@ class EntryCreateSerializer(serializers.Serializer):
         help_text="When the money changed hands, if not now (a paper receipt typed later); never in a closed "
         "till period.",
     )
+
+    def validate_recorded_at(self, value: datetime.datetime | None) -> datetime.datetime | None:
+        if value is not None and value < timezone.now() - datetime.timedelta(days=BACKDATING_DAYS):
+            raise serializers.ValidationError(
+                _("Une écriture se date au plus %(days)s jours en arrière.") % {"days": BACKDATING_DAYS}
+            )
+        return value
 
     def validate(self, attrs: dict) -> dict:
         charge = attrs["kind"] in Kind.charges()

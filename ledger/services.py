@@ -176,9 +176,7 @@ def _money(
     note: str,
     at: datetime.datetime | None = None,
 ) -> Entry:
-    """Record money changing hands: how much, how (a cheque with its number)."""
-    _check_amount(amount)
-    _check_method(method, cheque_number)
+    """Record money changing hands (checked by the caller): how much, how, a cheque's number."""
     return _record(
         site=site,
         at=at,
@@ -207,6 +205,7 @@ def payment_create(
     """Take money the family owes; the entry gets the year's next receipt number."""
     member = _lock_member(member)
     _check_amount(amount)
+    _check_method(method, cheque_number)
     owed = Entry.objects.filter(member=member).balance()
     if owed <= 0:
         _refuse(
@@ -251,6 +250,7 @@ def refund_create(
     """Give back money the ludothèque owes the family (its credit, e.g. a piece paid for that came back)."""
     member = _lock_member(member)
     _check_amount(amount)
+    _check_method(method, cheque_number)
     credit = -Entry.objects.filter(member=member).balance()
     if amount > credit:
         _refuse(
@@ -331,6 +331,8 @@ def deposit_receive(
     note: str = "",
 ) -> Entry:
     """Take a deposit (caution) from the family; it is held until returned or cashed, and gets a receipt."""
+    _check_amount(amount)
+    _check_method(method, cheque_number)
     return _money(
         kind=Kind.DEPOSIT_RECEIVED,
         member=member,

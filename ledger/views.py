@@ -334,7 +334,7 @@ def deposit_list(request: HttpRequest) -> HttpResponse:
 
 def _till_site(request: HttpRequest) -> Location:
     site_id = request.GET.get("site", "")
-    if site_id.isdigit():
+    if site_id.isascii() and site_id.isdigit() and len(site_id) < 10:
         return get_object_or_404(Location, pk=site_id)
     site = desk_site(request)
     if site is None:
@@ -408,7 +408,11 @@ def till_closure(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _year(request: HttpRequest) -> int:
     raw = request.GET.get("annee", "")
-    return int(raw) if raw.isdigit() and 2000 <= int(raw) <= 2100 else timezone.localdate().year
+    return (
+        int(raw)
+        if raw.isascii() and raw.isdigit() and 2000 <= int(raw) <= 2100
+        else timezone.localdate().year
+    )
 
 
 def revenue_by_month(year: int) -> list[dict]:

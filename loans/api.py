@@ -71,6 +71,7 @@ class MemberViewSet(
         Member.objects.select_related("membership_type")
         .prefetch_related("household")
         .with_open_loan_count()
+        .with_balance()
         .order_by("name", "pk")
     )
     serializer_class = MemberSerializer

@@ -170,3 +170,29 @@ def test_a_token_opens_the_ledger_to_a_desk_client(client, family, staff_user):
     charge(family, "10.00", staff_user)
     response = client.get("/api/ledger/", HTTP_AUTHORIZATION=f"Token {token}")
     assert response.status_code == 200 and response.json()["count"] == 1
+
+
+def test_the_members_api_gives_each_familys_balance(api, family, staff_user):
+    charge(family, "12.50", staff_user)
+    make_member("M0002", "Sam Bidule")
+    rows = {row["card_barcode"]: row for row in api.get("/api/members/").json()["results"]}
+    assert (rows["M0001"]["balance"], rows["M0002"]["balance"]) == ("12.50", "0.00")
+    assert api.get(f"/api/members/{family.pk}/").json()["balance"] == "12.50"
+
+
+@pytest.mark.parametrize("when", ["2001-01-01T10:00:00+01:00", "0001-01-01T00:00:00+14:00", "demain"])
+def test_an_entry_dated_long_ago_or_unreadably_is_refused_on_its_date(api, family, when):
+    response = post(
+        api,
+        "/api/ledger/",
+        {
+            "member": family.pk,
+            "kind": "other",
+            "amount": "5",
+            "note": "x",
+            "site": make_site().pk,
+            "recorded_at": when,
+        },
+    )
+    assert response.status_code == 400 and response.json()["recorded_at"]
+    assert not Entry.objects.exists()

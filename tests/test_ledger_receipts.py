@@ -11,7 +11,7 @@ from django.utils import timezone
 from ledger import services
 from ledger.models import Entry, Kind
 from tests.conftest import pdf_page_count, text_of
-from tests.ledger_helpers import charge, make_site, pay
+from tests.ledger_helpers import charge, make_site, pay, pdf_page_size_mm, session_cookie
 from tests.loan_helpers import make_member
 from tests.test_loan_concurrency import run_at_once
 
@@ -131,15 +131,6 @@ def test_only_money_received_has_a_receipt_page_and_only_staff_see_it(client, fa
     assert client.post(url).status_code == 405
 
 
-def _page_size_mm(pdf: bytes) -> tuple[int, int]:
-    from io import BytesIO
-
-    from pypdf import PdfReader
-
-    box = PdfReader(BytesIO(pdf)).pages[0].mediabox
-    return round(float(box.width) * 25.4 / 72), round(float(box.height) * 25.4 / 72)
-
-
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize(("paper", "size"), [("a4", (210, 297)), ("a5", (148, 210))])
@@ -147,15 +138,7 @@ def test_a_receipt_prints_on_one_page_of_a4_or_a5(print_to_pdf, page, live_serve
     family = make_member("M0001", "Alex Tartempion")
     charge(family, "25.00", staff_user, kind=Kind.MEMBERSHIP)
     payment = pay(family, "25.00", staff_user)
-    page.context.add_cookies([_session_cookie(staff_user, live_server.url)])
+    page.context.add_cookies([session_cookie(staff_user, live_server.url)])
     pdf = print_to_pdf(f"{live_server.url}{reverse('ledger:receipt', args=[payment.pk])}?format={paper}")
     assert pdf_page_count(pdf) == 1
-    assert _page_size_mm(pdf) == size
-
-
-def _session_cookie(user, url: str) -> dict:
-    from django.test import Client
-
-    client = Client()
-    client.force_login(user)
-    return {"name": "sessionid", "value": client.cookies["sessionid"].value, "url": url}
+    assert pdf_page_size_mm(pdf) == size

@@ -152,6 +152,7 @@ def test_a_bad_year_or_export_is_handled(client, staff_user):
     client.force_login(staff_user)
     assert client.get(reverse("ledger:reports") + "?annee=abc").status_code == 200
     assert client.get(reverse("ledger:reports") + "?annee=99999999999999999999").status_code == 200
+    assert client.get(reverse("ledger:reports") + "?annee=²⁰²⁶").status_code == 200
     assert client.get(reverse("ledger:reports") + "?export=everything").status_code == 404
 
 

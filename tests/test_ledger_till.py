@@ -12,7 +12,7 @@ from django.utils import timezone
 from ledger import services
 from ledger.models import Entry, Kind, TillClosure
 from tests.conftest import text_of
-from tests.ledger_helpers import charge, make_site, pay
+from tests.ledger_helpers import charge, make_site, pay, pdf_page_size_mm, pdf_text, session_cookie
 from tests.loan_helpers import make_member
 from tests.test_loan_concurrency import run_at_once
 
@@ -170,6 +170,16 @@ def test_the_till_page_refuses_bad_input_with_a_message(client, staff_user):
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("site", "status"), [("abc", 200), ("²", 200), ("99999999999999999999", 200), ("999", 404)]
+)
+def test_a_bad_site_in_the_address_is_no_server_error(client, staff_user, site, status):
+    make_site()
+    client.force_login(staff_user)
+    assert client.get(reverse("ledger:till"), {"site": site}).status_code == status
+
+
+@pytest.mark.django_db
 def test_the_till_is_for_staff_only(client, outsider):
     make_site()
     assert client.get(reverse("ledger:till")).status_code == 302
@@ -185,3 +195,19 @@ def test_an_entry_is_dated_when_recorded_never_in_the_future(family, staff_user)
     with pytest.raises(ValidationError) as refused:
         pay(family, "5.00", staff_user, at=timezone.now() + datetime.timedelta(days=1))
     assert refused.value.messages == ["Une écriture ne peut pas être datée dans le futur."]
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_till_closure_prints_on_a4_with_its_totals_and_entries(print_to_pdf, page, live_server, staff_user):
+    site = make_site()
+    family = make_member("M0001", "Alex Tartempion")
+    _a_busy_afternoon(family, staff_user, site)
+    closure = close(site, staff_user, counted="75.00")
+    page.context.add_cookies([session_cookie(staff_user, live_server.url)])
+    pdf = print_to_pdf(live_server.url + closure.get_absolute_url())
+    assert pdf_page_size_mm(pdf) == (210, 297)
+    text = pdf_text(pdf)
+    assert "Clôture de caisse — Maison des Enfants" in text
+    assert "Alex Tartempion" in text and "Espèces comptées" in text
+    assert "Comptabilité" not in text  # no desk navigation on paper
