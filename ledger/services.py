@@ -386,14 +386,37 @@ class Renewal:
     payment: Entry | None = None
 
 
-def can_renew(member: "Member", today: datetime.date | None = None) -> bool:
-    """Whether the desk may renew the family's membership now (it ends within the renewal window)."""
+def is_first_membership(member: "Member", today: datetime.date | None = None) -> bool:
+    """A family registered lately in the admin (its valid membership began within the renewal window)
+    whose membership was never recorded here: its first renewal records and charges the current period."""
+    today = today or timezone.localdate()
+    return (
+        member.membership_is_valid(today)
+        and (today - member.membership_start).days <= RENEWAL_WINDOW_DAYS
+        and not Membership.objects.filter(member=member).exists()
+    )
+
+
+def renewal_due(member: "Member", today: datetime.date | None = None) -> bool:
+    """Whether the membership has ended or ends within the renewal window (the family page says so)."""
     return (member.membership_expiry - (today or timezone.localdate())).days <= RENEWAL_WINDOW_DAYS
 
 
-def renewal_start(member: "Member", today: datetime.date) -> datetime.date:
-    """A renewal starts the day after the current membership ends, or today if it has already ended."""
-    return max(member.membership_expiry + datetime.timedelta(days=1), today)
+def can_renew(member: "Member", today: datetime.date | None = None) -> bool:
+    """Whether the desk may renew now: the membership ends within the window, or was never recorded."""
+    today = today or timezone.localdate()
+    return renewal_due(member, today) or is_first_membership(member, today)
+
+
+def renewal_period(
+    member: "Member", membership_type: "MembershipType", today: datetime.date
+) -> tuple[datetime.date, datetime.date]:
+    """The period a renewal records: the day after the current membership ends (today if it has ended)
+    for one duration of the type, or, for a first membership, the current period as registered."""
+    if is_first_membership(member, today):
+        return member.membership_start, member.membership_expiry
+    start = max(member.membership_expiry + datetime.timedelta(days=1), today)
+    return start, start + datetime.timedelta(days=membership_type.duration_days - 1)
 
 
 @transaction.atomic
@@ -410,7 +433,8 @@ def membership_renew(
     """Renew a family's membership for one period of `membership_type` and charge its price.
 
     The new period starts the day after the old one ends, or today if it has ended; the family pays
-    now (`method`) or owes the price. Refused more than RENEWAL_WINDOW_DAYS before the end.
+    now (`method`) or owes the price. Refused more than RENEWAL_WINDOW_DAYS before the end, except for
+    a first membership (a family registered in the admin), whose current period is recorded and charged.
     """
     member = _lock_member(member)
     today = today or timezone.localdate()
@@ -427,8 +451,7 @@ def membership_renew(
         )
     if method:
         _check_method(method, cheque_number)
-    start = renewal_start(member, today)
-    end = start + datetime.timedelta(days=membership_type.duration_days - 1)
+    start, end = renewal_period(member, membership_type, today)
     if start == today:
         member.membership_start = start
     member.membership_expiry = end

@@ -68,6 +68,7 @@ def _render_family(request: HttpRequest, member: Member, *, status: int = 200, *
         "refund_form": forms.get("refund_form")
         or MoneyForm(request=request, prefix="refund", initial={"amount": -balance} if balance < 0 else {}),
         "memberships": member.memberships.select_related("membership_type")[:10],
+        "first_membership": services.is_first_membership(member),
         "desk_site": desk_site(request),
     }
     return render(request, "ledger/family.html", context, status=status)
@@ -275,18 +276,16 @@ def membership_renew(request: HttpRequest, pk: int) -> HttpResponse:
                 return redirect("ledger:receipt", pk=renewal.payment.pk)
             return redirect(member.get_absolute_url())
     today = timezone.localdate()
-    start = services.renewal_start(member, today)
     types = [
-        {
-            "type": membership_type,
-            "end": start + datetime.timedelta(days=membership_type.duration_days - 1),
-        }
+        dict(zip(("start", "end"), services.renewal_period(member, membership_type, today), strict=True))
+        | {"type": membership_type}
         for membership_type in MembershipType.objects.order_by("name")
     ]
     context = {
         "member": member,
         "form": form,
-        "start": start,
+        "start": types[0]["start"] if types else today,
+        "first": services.is_first_membership(member, today),
         "types": types,
         "too_early": not services.can_renew(member, today),
         "window": services.RENEWAL_WINDOW_DAYS,

@@ -18,7 +18,7 @@ from catalogue.access import staff_required
 from catalogue.models import Copy, Game
 from ledger.forms import MoneyForm
 from ledger.models import Entry
-from ledger.services import can_renew, euros
+from ledger.services import euros, renewal_due
 
 from . import services
 from .forms import HoldForm, LendForm, LostForm, ReturnForm, ScanForm, add_refusal, copy_for_barcode
@@ -107,7 +107,7 @@ def _render_member(
         "member": member,
         "balance": balance,
         "deposit_held": entries.deposit_total(),
-        "can_renew": can_renew(member),
+        "renewal_due": renewal_due(member),
         "payment_form": MoneyForm(request=request, initial={"amount": balance}) if balance > 0 else None,
         "household": list(member.household.all()),
         "loans": loans,

@@ -72,18 +72,29 @@ def test_a_membership_renewed_before_it_ends_follows_on_and_stays_valid_meanwhil
     assert Membership.objects.get().start == ends + datetime.timedelta(days=1)
 
 
+def test_a_first_membership_records_and_charges_the_period_registered_in_the_admin(yearly, staff_user):
+    ends = TODAY + datetime.timedelta(days=364)
+    family = make_member("M0001", membership_type=yearly, start=TODAY, expiry=ends)
+    renewal = renew(family, yearly, staff_user, method="cash", today=TODAY)
+    assert (renewal.membership.start, renewal.membership.end) == (TODAY, ends)
+    family.refresh_from_db()
+    assert (family.membership_start, family.membership_expiry) == (TODAY, ends)
+    assert renewal.payment.amount == Decimal("25.00") and owed(family) == Decimal("0.00")
+
+
 def test_it_refuses_to_renew_a_membership_that_runs_for_months_yet(yearly, staff_user):
     family = make_member(
-        "M0001", membership_type=yearly, start=TODAY, expiry=TODAY + datetime.timedelta(days=300)
+        "M0001", membership_type=yearly, start=TODAY, expiry=TODAY + datetime.timedelta(days=364)
     )
+    renew(family, yearly, staff_user, today=TODAY)
     with pytest.raises(ValidationError) as refused:
         renew(family, yearly, staff_user, today=TODAY)
     assert refused.value.code == "renewal_too_early"
     assert refused.value.messages == [
-        "L'adhésion de Alex Tartempion court jusqu'au 04/01/2027 : elle se renouvelle au plus tôt "
+        "L'adhésion de Alex Tartempion court jusqu'au 09/03/2027 : elle se renouvelle au plus tôt "
         "60 jours avant son terme."
     ]
-    assert not Membership.objects.exists() and not Entry.objects.exists()
+    assert Membership.objects.count() == 1 and owed(family) == Decimal("25.00")
 
 
 def test_renewing_twice_by_mistake_is_refused_the_second_time(yearly, staff_user):
