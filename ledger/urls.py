@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import reports, views
 
 app_name = "ledger"
 
@@ -18,5 +18,5 @@ urlpatterns = [
     path("comptoir/recus/<int:pk>/", views.receipt, name="receipt"),
     path("comptoir/caisse/", views.till, name="till"),
     path("comptoir/caisse/clotures/<int:pk>/", views.till_closure, name="till-closure"),
-    path("comptoir/comptabilite/", views.reports, name="reports"),
+    path("comptoir/comptabilite/", reports.reports, name="reports"),
 ]

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from ledger import services
 from ledger.models import Kind
-from ledger.views import memberships_by_type, revenue_by_month, takings_by_month
+from ledger.reports import memberships_by_type, revenue_by_month, takings_by_month
 from tests.conftest import text_of
 from tests.ledger_helpers import charge, make_site, pay
 from tests.loan_helpers import make_member, make_membership_type
