@@ -4,13 +4,18 @@ from django.contrib import admin
 from django.db import models
 from django.db.models import Count
 from django.forms.models import BaseInlineFormSet
+from django.http import HttpResponseRedirect
+from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from .access import LibrarianAccessMixin
+from . import esar
+from .access import LibrarianAccessMixin, ReadOnlyHistoryMixin
 from .models import (
     Author,
     Authorship,
+    BarcodeSequence,
     Category,
     Component,
     Copy,
@@ -20,8 +25,27 @@ from .models import (
     Location,
     Publisher,
     PublisherCredit,
+    SpreadsheetImport,
     Tag,
 )
+from .services import barcode_allocate
+
+
+def _barcode_field(field):
+    """A copy's barcode may be left empty in the admin: the sequence then gives it one on save."""
+    sequence = BarcodeSequence.objects.first()
+    if sequence is not None:
+        field.required = False
+        field.empty_value = None
+        field.help_text = _("Laissez vide pour prendre le prochain numéro de la séquence : %(next)s.") % {
+            "next": sequence
+        }
+    return field
+
+
+def _allocate_if_empty(copy: Copy) -> None:
+    if not copy.barcode:
+        copy.barcode = barcode_allocate()
 
 
 def _only_location():
@@ -31,6 +55,54 @@ def _only_location():
 
 
 # --- Filters of the game list ------------------------------------------------------------------
+
+
+class CategoryFilter(admin.SimpleListFilter):
+    """The game's category, or a whole ESAR group (« jeux de règles »: A 401, A 406…)."""
+
+    title = _("catégorie")
+    parameter_name = "categorie"
+
+    def lookups(self, request, model_admin):
+        categories = list(Category.objects.all())
+        choices = []
+        for code, label in esar.GROUPS.items():
+            members = [category for category in categories if category.esar_group == code]
+            if members:
+                choices.append((code, _("%(group)s : tous (%(code)s)") % {"group": label, "code": code}))
+                choices += [(category.code, f"— {category}") for category in members]
+        choices += [(category.code, str(category)) for category in categories if category.esar_group is None]
+        return choices
+
+    def queryset(self, request, queryset):
+        if not self.value():
+            return queryset
+        group = esar.as_group(self.value())
+        if group:
+            return queryset.filter(category__in=Category.objects.in_esar_group(group))
+        return queryset.filter(category__code=self.value())
+
+
+class EsarGroupFilter(admin.SimpleListFilter):
+    title = _("groupe ESAR")
+    parameter_name = "esar"
+    OTHER = "autre"
+
+    def lookups(self, request, model_admin):
+        return [
+            *((code, f"{label} ({code})") for code, label in esar.GROUPS.items()),
+            (self.OTHER, _("Autre classement")),
+        ]
+
+    def queryset(self, request, queryset):
+        if self.value() in esar.GROUPS:
+            return queryset.in_esar_group(self.value())
+        if self.value() == self.OTHER:
+            groups = [queryset.in_esar_group(code).values("pk") for code in esar.GROUPS]
+            for group in groups:
+                queryset = queryset.exclude(pk__in=group)
+            return queryset
+        return queryset
 
 
 class PlayersFilter(admin.SimpleListFilter):
@@ -155,6 +227,8 @@ class CopyInline(LibrarianAccessMixin, admin.TabularInline):
         field = super().formfield_for_dbfield(db_field, request, **kwargs)
         if db_field.name == "notes" and field is not None:
             field.widget.attrs.update(rows=1, cols=30)
+        if db_field.name == "barcode":
+            field = _barcode_field(field)
         return field
 
 
@@ -176,7 +250,7 @@ class GameAdmin(LibrarianAccessMixin, admin.ModelAdmin):
     list_display = ["title", "category", "players", "ages", "duration_minutes", "copy_count", "updated_at"]
     list_select_related = ["category"]
     list_filter = [
-        "category",
+        CategoryFilter,
         "tags",
         PlayersFilter,
         AgeFilter,
@@ -215,6 +289,16 @@ class GameAdmin(LibrarianAccessMixin, admin.ModelAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(copy_count=Count("copies", distinct=True))
 
+    def save_formset(self, request, form, formset, change):
+        if formset.model is not Copy:
+            return super().save_formset(request, form, formset, change)
+        # The admin saves in one transaction: a barcode taken here is given back if anything fails.
+        for copy in formset.save(commit=False):
+            _allocate_if_empty(copy)
+            copy.save()
+        for copy in formset.deleted_objects:
+            copy.delete()
+
     @admin.display(description=_("joueurs"), ordering="players_min")
     def players(self, game: Game) -> str:
         return _range(game.players_min, game.players_max)
@@ -239,6 +323,20 @@ def _range(low: int | None, high: int | None) -> str:
 # --- Copies ------------------------------------------------------------------------------------
 
 
+def _print_url(name: str, copy_ids) -> str:
+    return f"{reverse(name)}?exemplaires={','.join(str(pk) for pk in copy_ids)}"
+
+
+@admin.action(description=_("Imprimer les étiquettes des exemplaires sélectionnés"))
+def print_labels(modeladmin, request, queryset):
+    return HttpResponseRedirect(_print_url("catalogue:label-sheet", queryset.values_list("pk", flat=True)))
+
+
+@admin.action(description=_("Imprimer les fiches de boîte des exemplaires sélectionnés"))
+def print_box_stickers(modeladmin, request, queryset):
+    return HttpResponseRedirect(_print_url("catalogue:box-stickers", queryset.values_list("pk", flat=True)))
+
+
 @admin.register(Copy)
 class CopyAdmin(LibrarianAccessMixin, admin.ModelAdmin):
     # Prices typed the French way (« 29,90 ») as well as with a dot.
@@ -249,7 +347,8 @@ class CopyAdmin(LibrarianAccessMixin, admin.ModelAdmin):
     search_fields = ["barcode", "cote", "game__title"]
     search_help_text = _("Code-barres, cote ou titre.")
     autocomplete_fields = ["game", "section"]
-    readonly_fields = ["created_at", "updated_at"]
+    readonly_fields = ["created_at", "updated_at", "printing"]
+    actions = [print_labels, print_box_stickers]
     fields = [
         "game",
         "barcode",
@@ -260,12 +359,33 @@ class CopyAdmin(LibrarianAccessMixin, admin.ModelAdmin):
         "acquired_on",
         "replacement_value",
         "notes",
+        "printing",
         "created_at",
         "updated_at",
     ]
 
+    @admin.display(description=_("impression"))
+    def printing(self, copy: Copy) -> str:
+        if copy.pk is None:
+            return "—"
+        return format_html(
+            '<a href="{}">{}</a> · <a href="{}">{}</a>',
+            _print_url("catalogue:label-sheet", [copy.pk]),
+            _("Étiquette"),
+            _print_url("catalogue:box-stickers", [copy.pk]),
+            _("Fiche de boîte"),
+        )
+
     def get_queryset(self, request):
         return super().get_queryset(request).with_availability()
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        field = super().formfield_for_dbfield(db_field, request, **kwargs)
+        return _barcode_field(field) if db_field.name == "barcode" else field
+
+    def save_model(self, request, obj, form, change):
+        _allocate_if_empty(obj)
+        super().save_model(request, obj, form, change)
 
     def get_changeform_initial_data(self, request):
         initial = super().get_changeform_initial_data(request)
@@ -277,6 +397,31 @@ class CopyAdmin(LibrarianAccessMixin, admin.ModelAdmin):
     @admin.display(description=_("disponible"), boolean=True)
     def is_available(self, copy: Copy) -> bool:
         return copy.is_available
+
+
+@admin.register(BarcodeSequence)
+class BarcodeSequenceAdmin(LibrarianAccessMixin, admin.ModelAdmin):
+    list_display = ["__str__", "prefix", "next_number", "digits"]
+
+    def has_add_permission(self, request, *args):
+        return super().has_add_permission(request) and not BarcodeSequence.objects.exists()
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def save_model(self, request, obj, form, change):
+        obj.pk = 1  # the library's one sequence
+        super().save_model(request, obj, form, change)
+
+
+@admin.register(SpreadsheetImport)
+class SpreadsheetImportAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
+    """The files sent for import, as sent: history, written by the import pages only."""
+
+    list_display = ["file_name", "kind", "uploaded_at", "uploaded_by", "imported_at", "summary"]
+    list_filter = ["kind"]
+    list_select_related = ["uploaded_by"]
+    search_fields = ["file_name"]
 
 
 # --- Reference tables --------------------------------------------------------------------------
@@ -297,9 +442,14 @@ class LocationAdmin(LibrarianAccessMixin, admin.ModelAdmin):
 
 @admin.register(Category)
 class CategoryAdmin(LibrarianAccessMixin, admin.ModelAdmin):
-    list_display = ["code", "label", "family"]
-    list_filter = ["family"]
+    list_display = ["code", "label", "family", "esar_group"]
+    list_filter = [EsarGroupFilter, "family"]
     search_fields = ["code", "label", "family"]
+
+    @admin.display(description=_("groupe ESAR"))
+    def esar_group(self, category: Category) -> str:
+        group = category.esar_group
+        return f"{esar.GROUPS[group]} ({group})" if group else "—"
 
 
 @admin.register(Tag)

@@ -35,6 +35,7 @@ from django.core.management.base import CommandError, OutputWrapper
 from django.core.management.color import no_style
 
 from .management.commands.import_pmb import write_pmb_import_report
+from .models import BarcodeSequence
 from .pmb import PmbAuthor, PmbCategory, PmbNotice, PmbPublisher
 from .services import game_import_from_pmb, games_import_from_pmb_files
 
@@ -118,3 +119,5 @@ def load(*, stdout: OutputWrapper) -> None:
     for notice in DEMO_NOTICES:
         result = game_import_from_pmb(notice=notice)
         stdout.write(f"{notice.title} : {result.action}")
+    # New copies added in the admin without a barcode are numbered LUD000001, LUD000002…
+    BarcodeSequence.objects.get_or_create(pk=1, defaults={"prefix": "LUD", "next_number": 1, "digits": 6})

@@ -9,8 +9,10 @@ import re
 import django_filters
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.choices import BaseChoiceIterator
 from django.utils.translation import gettext_lazy as _
 
+from . import esar
 from .models import Category, Game, Location, Tag
 
 MAX_AGE = 120
@@ -80,6 +82,63 @@ class YesNoField(forms.Field):
         raise ValidationError(self.error_messages["invalid"], code="invalid", params={"value": value})
 
 
+def category_choices() -> list:
+    """The category select: each ESAR group (the whole group first, then its categories), then the others."""
+    groups: dict[str | None, list] = {}
+    for category in Category.objects.all():
+        groups.setdefault(category.esar_group, []).append((category.code, str(category)))
+    choices: list = [("", _("Toutes les catégories"))]
+    for code, label in esar.GROUPS.items():
+        if code in groups:
+            everything = _("%(group)s : tous (%(code)s)") % {"group": label, "code": code}
+            choices.append((label, [(code, everything), *groups[code]]))
+    if None in groups:
+        choices.append((_("Autres classements"), groups[None]))
+    return choices
+
+
+class CategoryChoices(BaseChoiceIterator):
+    """category_choices(), read once per form (the select asks for its first choice, then for all)."""
+
+    def __init__(self):
+        self.choices = None
+
+    def __iter__(self):
+        if self.choices is None:
+            self.choices = category_choices()
+        return iter(self.choices)
+
+
+class CategoryField(forms.ChoiceField):
+    """A category code (`A 406`), or an ESAR facet A group (`A400`) meaning every category in it."""
+
+    def __init__(self, **kwargs):
+        super().__init__(choices=CategoryChoices(), **kwargs)
+
+    def to_python(self, value) -> Category | esar.Group | None:
+        value = super().to_python(value).strip()
+        if not value:
+            return None
+        group = esar.as_group(value)
+        if group is not None:
+            ids = list(Category.objects.in_esar_group(group).values_list("pk", flat=True))
+            return esar.Group(code=group, category_ids=ids)
+        category = Category.objects.filter(code=value).first()
+        if category is None:
+            raise ValidationError(
+                self.error_messages["invalid_choice"], code="invalid_choice", params={"value": value}
+            )
+        return category
+
+    def validate(self, value) -> None:
+        # to_python found the value in the database: no need to list every choice again.
+        forms.Field.validate(self, value)
+
+
+class CategoryFilter(django_filters.Filter):
+    field_class = CategoryField
+
+
 class IntegerFilter(django_filters.Filter):
     field_class = forms.IntegerField
 
@@ -116,13 +175,13 @@ class GameFilter(django_filters.FilterSet):
     duree_max = IntegerFilter(
         label=_("Temps disponible (minutes)"), method="filter_duration", min_value=1, max_value=32767
     )
-    categorie = django_filters.ModelChoiceFilter(
+    categorie = CategoryFilter(
         label=_("Catégorie"),
-        queryset=Category.objects.all(),
-        to_field_name="code",
-        field_name="category",
-        empty_label=_("Toutes les catégories"),
-        help_text=_("Le code de classement, par exemple A 406."),
+        method="filter_category",
+        help_text=_(
+            "Le code de classement, par exemple A 406, ou un groupe ESAR entier : A100 jeux d'exercice, "
+            "A200 symboliques, A300 d'assemblage, A400 de règles."
+        ),
     )
     tag = django_filters.ModelMultipleChoiceFilter(
         label=_("Mots-clés"),
@@ -178,6 +237,12 @@ class GameFilter(django_filters.FilterSet):
 
     def filter_duration(self, queryset, name, value: int):
         return queryset.shorter_than(value)
+
+    def filter_category(self, queryset, name, value: str):
+        if isinstance(value, esar.Group):
+            # The group's category ids, found once: the filter stays an index condition on the game.
+            return queryset.filter(category_id__in=value.category_ids)
+        return queryset.filter(category=value)
 
     def filter_tags(self, queryset, name, value: list[Tag]):
         return queryset.with_tags(value)

@@ -1,12 +1,15 @@
 """The catalogue: notices (games), their pieces and their copies, as PMB records them."""
 
+from django.conf import settings
 from django.contrib.postgres.search import SearchVectorField
 from django.db import models
 from django.db.models import Exists, F, Min, OuterRef, Q
 from django.db.models.functions import Lower
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from . import esar
 from .search import GameSearchMixin
 
 
@@ -25,12 +28,20 @@ class Location(models.Model):
         return self.name
 
 
+class CategoryQuerySet(models.QuerySet):
+    def in_esar_group(self, group: str) -> "CategoryQuerySet":
+        """The categories of an ESAR facet A group (`A400`: `A 401`, `A 406`…); see catalogue/esar.py."""
+        return self.filter(code__regex=esar.GROUP_SQL_REGEX.format(kind=group[1]))
+
+
 class Category(models.Model):
     """A classification of the library: code, label and family (`A 406` / jeu de stratégie / jeu de règles)."""
 
     code = models.CharField(_("code"), max_length=20, unique=True)
     label = models.CharField(_("libellé"), max_length=120)
     family = models.CharField(_("famille"), max_length=120, blank=True)
+
+    objects = CategoryQuerySet.as_manager()
 
     class Meta:
         ordering = ["code"]
@@ -39,6 +50,11 @@ class Category(models.Model):
 
     def __str__(self) -> str:
         return f"{self.code} {self.label}"
+
+    @property
+    def esar_group(self) -> str | None:
+        """The ESAR facet A group of the code (`A400`), or None for another classification."""
+        return esar.group_of(self.code)
 
 
 class Tag(models.Model):
@@ -465,3 +481,75 @@ class Copy(models.Model):
     @property
     def status_allows_lending(self) -> bool:
         return self.status in Copy.Status.lendable()
+
+
+class BarcodeSequence(models.Model):
+    """The numbering of new copies for libraries without pre-printed labels: prefix + next number.
+
+    One per ludothèque. `catalogue.services.barcode_allocate` hands out its numbers under a row lock,
+    in the transaction that saves the copy: no two copies get the same number, and a copy that is
+    not saved gives its number back (no gap).
+    """
+
+    prefix = models.CharField(_("préfixe"), max_length=20, blank=True, help_text=_("Par exemple LUD."))
+    next_number = models.PositiveIntegerField(_("prochain numéro"), default=1)
+    digits = models.PositiveSmallIntegerField(
+        _("chiffres"), default=6, help_text=_("Le numéro est complété de zéros : LUD000042 pour 6 chiffres.")
+    )
+
+    class Meta:
+        verbose_name = _("séquence de codes-barres")
+        verbose_name_plural = _("séquence de codes-barres")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(id=1),
+                name="catalogue_barcodesequence_single",
+                violation_error_message=_("La ludothèque n'a qu'une séquence de codes-barres."),
+            ),
+            models.CheckConstraint(
+                condition=Q(digits__lte=12),
+                name="catalogue_barcodesequence_digits_lte_12",
+                violation_error_message=_("Au plus 12 chiffres."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.barcode(self.next_number)
+
+    def barcode(self, number: int) -> str:
+        return f"{self.prefix}{number:0{self.digits}d}"
+
+
+class SpreadsheetImport(models.Model):
+    """A spreadsheet sent for import (games and copies, or families): kept as sent, previewed,
+    imported once when a librarian confirms."""
+
+    class Kind(models.TextChoices):
+        GAMES = "jeux", _("Jeux et exemplaires")
+        FAMILIES = "familles", _("Familles")
+
+    kind = models.CharField(_("contenu"), max_length=10, choices=Kind, default=Kind.GAMES)
+    file_name = models.CharField(_("fichier"), max_length=255)
+    content = models.TextField(_("texte"))
+    uploaded_at = models.DateTimeField(_("envoyé le"), default=timezone.now)
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("envoyé par")
+    )
+    imported_at = models.DateTimeField(_("importé le"), null=True, blank=True)
+    imported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("importé par"),
+    )
+    summary = models.CharField(_("résultat"), max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["-uploaded_at"]
+        verbose_name = _("import de tableur")
+        verbose_name_plural = _("imports de tableur")
+
+    def __str__(self) -> str:
+        return f"{self.file_name} ({timezone.localtime(self.uploaded_at):%Y-%m-%d %H:%M})"

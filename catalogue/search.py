@@ -20,6 +20,7 @@ from django.contrib.postgres.expressions import ArraySubquery
 from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.lookups import DataContains
 from django.contrib.postgres.search import SearchQuery, SearchRank
+from django.core.exceptions import EmptyResultSet
 from django.db import connections, models
 from django.db.models import Count, Exists, F, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
@@ -251,7 +252,10 @@ class GameSearchMixin:
         games = self.order_by()
         if self._on_postgresql():
             columns = games.annotate(tag_ids=TagIds()).values("category_id", "tag_ids")
-            sql, params = columns.query.sql_with_params()
+            try:
+                sql, params = columns.query.sql_with_params()
+            except EmptyResultSet:  # e.g. an ESAR group without any category yet
+                return {"count": 0, "categories": [], "tags": []}
             with connections[self.db].cursor() as cursor:
                 cursor.execute(FACETS_SQL.format(games=sql), params)
                 rows = cursor.fetchall()

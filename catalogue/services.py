@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from .models import (
     Author,
     Authorship,
+    BarcodeSequence,
     Category,
     Component,
     Copy,
@@ -133,7 +134,12 @@ def game_import_from_pmb(*, notice: PmbNotice, dry_run: bool = False) -> NoticeI
     game = _game_for_notice(notice)
     created = game is None
     if created:
-        game = Game(slug=_unique_slug(Game, notice.title))
+        slug = getattr(notice, "slug", "")
+        game = Game(
+            slug=slug
+            if slug and not Game.objects.filter(slug=slug).exists()
+            else _unique_slug(Game, notice.title)
+        )
     changes: list[str] = []
     _set_fields(game, notice, changes)
     if created or changes:
@@ -164,6 +170,9 @@ def _game_for_notice(notice: PmbNotice) -> Game | None:
         )
     if owners:
         return owners[0]
+    slug = getattr(notice, "slug", "")  # a spreadsheet row's `identifiant`
+    if slug and (game := Game.objects.filter(slug=slug).first()):
+        return game
     first_author = notice.authors[0].name.casefold() if notice.authors else None
     matches = [
         game
@@ -196,7 +205,8 @@ def _unique_slug(model, text: str) -> str:
     return slug
 
 
-def _set_fields(game: Game, notice: PmbNotice, changes: list[str]) -> None:
+def notice_fields(notice: PmbNotice) -> dict:
+    """The game's fields a notice gives: only those with a value (an empty one keeps the game's)."""
     values = {
         "title": notice.title,
         "document_type": notice.document_type,
@@ -211,8 +221,12 @@ def _set_fields(game: Game, notice: PmbNotice, changes: list[str]) -> None:
         "contents": notice.contents,
         "online_url": notice.online_url,
     }
-    for name, value in values.items():
-        if value in (None, "") or getattr(game, name) == value:
+    return {name: value for name, value in values.items() if value not in (None, "")}
+
+
+def _set_fields(game: Game, notice: PmbNotice, changes: list[str]) -> None:
+    for name, value in notice_fields(notice).items():
+        if getattr(game, name) == value:
             continue
         setattr(game, name, value)
         changes.append(_label(name))
@@ -335,27 +349,36 @@ def _add_documents(game: Game, file_names: list[str], changes: list[str]) -> Non
             changes.append(_("document %(name)s") % {"name": file_name})
 
 
+def _new_copy_fields(pmb_copy: PmbCopy) -> dict:
+    """A new copy's status and notes: a spreadsheet's own columns, or what PMB's Disponibilité says."""
+    if hasattr(pmb_copy, "status"):
+        return {"status": pmb_copy.status, "notes": pmb_copy.notes, "acquired_on": pmb_copy.acquired_on}
+    notes = "" if pmb_copy.availability == "Disponible" else f"PMB : {pmb_copy.availability}"
+    return {"status": PMB_STATUSES.get(pmb_copy.availability, Copy.Status.ON_SHELF), "notes": notes}
+
+
 def _set_copy(game: Game, pmb_copy: PmbCopy, changes: list[str]) -> None:
     section = _category(pmb_copy.section) if pmb_copy.section else None
     location = Location.objects.get_or_create(name=pmb_copy.location)[0]
     copy = Copy.objects.filter(barcode=pmb_copy.barcode).first()
     if copy is None:
-        status = PMB_STATUSES.get(pmb_copy.availability, Copy.Status.ON_SHELF)
-        notes = "" if pmb_copy.availability == "Disponible" else f"PMB : {pmb_copy.availability}"
         copy = Copy(
             game=game,
             cote=pmb_copy.cote,
             section=section,
             location=location,
             barcode=pmb_copy.barcode,
-            status=status,
-            notes=notes,
+            **_new_copy_fields(pmb_copy),
         )
         copy.full_clean()
         copy.save()
         changes.append(_("exemplaire %(barcode)s ajouté") % {"barcode": pmb_copy.barcode})
         return
     wanted = {"cote": pmb_copy.cote, "section": section, "location": location}
+    # A spreadsheet row also carries the acquisition date and notes: they follow it when given.
+    wanted |= {
+        name: getattr(pmb_copy, name) for name in ("acquired_on", "notes") if getattr(pmb_copy, name, None)
+    }
     differing = [name for name, value in wanted.items() if getattr(copy, name) != value]
     if differing:
         for name in differing:
@@ -363,3 +386,38 @@ def _set_copy(game: Game, pmb_copy: PmbCopy, changes: list[str]) -> None:
         copy.full_clean()
         copy.save()
         changes.append(_("exemplaire %(barcode)s modifié") % {"barcode": pmb_copy.barcode})
+
+
+# How many numbers past the next one are checked at once for barcodes already in use.
+ALLOCATION_WINDOW = 1000
+
+
+@transaction.atomic
+def barcode_allocate() -> str:
+    """The next free barcode of the library's sequence, taken in the caller's transaction.
+
+    The sequence row is locked until that transaction ends, so concurrent copies get consecutive,
+    distinct numbers, and a rolled-back copy gives its number back. Numbers already printed on a
+    copy (an imported label) are skipped.
+    """
+    sequence = BarcodeSequence.objects.select_for_update().first()
+    if sequence is None:
+        raise ValidationError(
+            _("Saisissez un code-barres : aucune séquence de numérotation n'est configurée."),
+            code="no_sequence",
+        )
+    candidates = [
+        sequence.barcode(number)
+        for number in range(sequence.next_number, sequence.next_number + ALLOCATION_WINDOW)
+    ]
+    used = set(Copy.objects.filter(barcode__in=candidates).values_list("barcode", flat=True))
+    free = next((offset for offset, barcode in enumerate(candidates) if barcode not in used), None)
+    if free is None:
+        raise ValidationError(
+            _("Les %(count)s numéros suivants de la séquence sont déjà pris : avancez le prochain numéro."),
+            code="sequence_exhausted",
+            params={"count": ALLOCATION_WINDOW},
+        )
+    sequence.next_number += free + 1
+    sequence.save(update_fields=["next_number"])
+    return candidates[free]

@@ -14,7 +14,11 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from . import esar
+from .access import staff_required
 from .filters import GameFilter
+from .forms import BoxStickerForm, LabelSheetForm
+from .labels import code128, label_sheets
 from .models import Copy, Game
 from .serializers import CopyWithGameSerializer, FacetsSerializer, GameDetailSerializer, GameSerializer
 
@@ -121,11 +125,20 @@ def _url_with(request: HttpRequest, name: str, values: list[str]) -> str:
 
 
 def _facet_links(request: HttpRequest, filterset: GameFilter, facets: dict) -> dict:
-    """Add to each category and tag count the link that narrows the search to it, or widens it back."""
-    chosen_category = filterset.form.cleaned_data.get("categorie")
+    """Add to each category and tag count the link that narrows the search to it, or widens it back.
+
+    The categories come grouped by ESAR kind (`esar_groups`), each group linking to all of its codes.
+    """
+    chosen = filterset.form.cleaned_data.get("categorie")
+    chosen_code = chosen.code if chosen is not None else None
     for facet in facets["categories"]:
-        facet["selected"] = chosen_category is not None and facet["code"] == chosen_category.code
+        facet["selected"] = facet["code"] == chosen_code
         facet["url"] = _url_with(request, "categorie", [] if facet["selected"] else [facet["code"]])
+    facets["esar_groups"] = esar.grouped_facets(facets["categories"])
+    for group in facets["esar_groups"]:
+        if group["code"] is not None:
+            group["selected"] = group["code"] == chosen_code
+            group["url"] = _url_with(request, "categorie", [] if group["selected"] else [group["code"]])
     chosen_tags = [tag.slug for tag in filterset.form.cleaned_data.get("tag") or []]
     for facet in facets["tags"]:
         facet["selected"] = facet["slug"] in chosen_tags
@@ -147,7 +160,7 @@ def game_list(request: HttpRequest) -> HttpResponse:
     paginator = GamePaginator(games.for_result_list(), GAMES_PER_PAGE)
     paginator.count = facets["count"]  # counted with the facets, in the same scan
     page = paginator.get_page(request.GET.get("page"))
-    context.update(page=page, category_facets=facets["categories"], tag_facets=facets["tags"])
+    context.update(page=page, category_groups=facets["esar_groups"], tag_facets=facets["tags"])
     return render(request, "catalogue/game_list.html", context)
 
 
@@ -155,6 +168,51 @@ def game_list(request: HttpRequest) -> HttpResponse:
 def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
     game = get_object_or_404(Game.objects.for_notice(), slug=slug)
     return render(request, "catalogue/game_detail.html", {"game": game})
+
+
+# Labels and box stickers (staff): printed through the browser, see the print section of the stylesheet.
+
+
+@staff_required
+@require_safe
+def label_sheet(request: HttpRequest) -> HttpResponse:
+    """A4 sheets of labels (barcode, cote, title, site) for the copies chosen in the admin or added since a date."""
+    form = LabelSheetForm(request.GET or None)
+    if not form.is_valid():
+        return render(
+            request, "catalogue/label_sheet.html", {"form": form}, status=400 if form.is_bound else 200
+        )
+    layout = form.cleaned_data["layout"]
+    copies = form.copies()
+    context = {
+        "form": form,
+        "copies": copies,
+        "layout": layout,
+        "sheets": label_sheets(copies, layout, offset=form.cleaned_data["decalage"]),
+    }
+    return render(request, "catalogue/label_sheet.html", context)
+
+
+@staff_required
+@require_safe
+def box_stickers(request: HttpRequest) -> HttpResponse:
+    """Stickers for the inside of the box lid: title, barcode, and the pieces to check at return."""
+    form = BoxStickerForm(request.GET or None)
+    if not form.is_valid():
+        return render(
+            request, "catalogue/box_stickers.html", {"form": form}, status=400 if form.is_bound else 200
+        )
+    copies = form.copies()
+    games = Game.objects.filter(pk__in={copy.game_id for copy in copies}).prefetch_related("components")
+    components = {game.pk: list(game.components.all()) for game in games}
+    stickers = [
+        {"copy": copy, "barcode": code128(copy.barcode), "pieces": components[copy.game_id]}
+        for copy in copies
+    ]
+    per_sheet = 4 if form.cleaned_data["format"] == "a6" else 2
+    sheets = [stickers[start : start + per_sheet] for start in range(0, len(stickers), per_sheet)]
+    context = {"form": form, "copies": copies, "sheets": sheets, "format": form.cleaned_data["format"]}
+    return render(request, "catalogue/box_stickers.html", context)
 
 
 class GameViewSet(viewsets.ReadOnlyModelViewSet):

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import exchange_views, views
 
 app_name = "loans"
 
@@ -23,5 +23,25 @@ urlpatterns = [
         name="missing-piece-recover",
     ),
     path("comptoir/statistiques/", views.stats, name="stats"),
+    path(
+        "comptoir/familles.csv", exchange_views.families_export, {"format": "csv"}, name="families-export-csv"
+    ),
+    path(
+        "comptoir/familles.json",
+        exchange_views.families_export,
+        {"format": "json"},
+        name="families-export-json",
+    ),
+    path("comptoir/familles/import/", exchange_views.families_import_upload, name="families-import-upload"),
+    path(
+        "comptoir/familles/import/<int:pk>/",
+        exchange_views.families_import_detail,
+        name="families-import-detail",
+    ),
+    path(
+        "comptoir/familles/import/<int:pk>/confirmer/",
+        exchange_views.families_import_confirm,
+        name="families-import-confirm",
+    ),
     path("compte/", views.account, name="account"),
 ]

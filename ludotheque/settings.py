@@ -147,6 +147,7 @@ INSTALLED_APPS = [
     "rules",
     "loans",
     "ledger",
+    "inventory",
 ]
 
 MIDDLEWARE = [

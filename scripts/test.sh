@@ -5,8 +5,9 @@ cd "$(dirname "$0")/.."
 . scripts/venv.sh
 make_venv requirements-dev.txt
 
-if [ ! -x /usr/bin/chromium ]; then
-    apt_install chromium
+# Chromium prints the pages; pdftoppm (poppler-utils) and zbarimg (zbar-tools) read the printed barcodes back.
+if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/pdftoppm ] || [ ! -x /usr/bin/zbarimg ]; then
+    apt_install chromium poppler-utils zbar-tools
 fi
 
 if [ -z "${DATABASE_URL:-}" ]; then

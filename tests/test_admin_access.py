@@ -11,7 +11,7 @@ from rules.models import Revision
 
 pytestmark = pytest.mark.django_db
 
-PROJECT_APPS = {"catalogue", "loans", "rules", "ledger"}
+PROJECT_APPS = {"catalogue", "loans", "rules", "ledger", "inventory"}
 REGISTERED = sorted(
     model._meta.label_lower for model in admin.site._registry if model._meta.app_label in PROJECT_APPS
 )

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('catalogue', '0003_search_triggers_and_lexicon'),
+        ('catalogue', '0004_barcode_sequence_and_imports'),
     ]
 
     operations = [
