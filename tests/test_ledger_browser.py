@@ -10,12 +10,17 @@ from ledger.models import Entry, Kind
 from loans.models import Loan
 from tests.ledger_helpers import make_site, owed
 from tests.loan_helpers import make_copy, make_game, make_member, make_membership_type
-from tests.test_desk_browser import focused_id, scan
+from tests.test_desk_browser import scan
 
 
 def text(page, selector: str) -> str:
     """What a reader sees in an element, spaces (and the non-breaking ones before €) collapsed."""
     return " ".join(page.locator(selector).inner_text().split())
+
+
+def wait_for_focus(page, element_id: str) -> None:
+    """A scanner types into the focused box: wait until the page has given it the focus."""
+    page.wait_for_function(f"document.activeElement && document.activeElement.id === '{element_id}'")
 
 
 def no_sideways_scroll(page) -> bool:
@@ -42,6 +47,7 @@ def test_a_volunteer_renews_an_expired_family_and_takes_a_cash_payment(page, liv
     page.fill("#id_password", staff_user.raw_password)
     with page.expect_navigation():
         page.keyboard.press("Enter")
+    wait_for_focus(page, "id_code")
     scan(page, "M0004")
     assert "renouvelez d'abord l'adhésion" in text(page, ".family-header")
 
@@ -74,8 +80,7 @@ def test_a_volunteer_renews_an_expired_family_and_takes_a_cash_payment(page, liv
     with page.expect_navigation():
         page.click("text=Fiche de la famille")
     assert "Ne doit rien à la ludothèque." in text(page, ".money-panel")
-    page.focus("#id_barcode")
-    assert focused_id(page) == "id_barcode"
+    wait_for_focus(page, "id_barcode")
     scan(page, "90468")
     assert "« Quarto » (90468) prêté" in page.locator(".messages").inner_text()
     assert Loan.objects.open().get().member == family
