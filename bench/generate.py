@@ -3,10 +3,11 @@
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/ludo_bench .venv/bin/python bench/generate.py
 
 Default: 100,000 games (French titles, summaries, authors, publishers, categories, tags, players,
-ages, durations, components) and 300,000 copies on six sites, plus 20,000 member families and
-600,000 loans over the last two years (5 % of the copies out right now) and a copy set aside for
-about one game in forty (ready holds), so that availability and
-popularity have something to count. The database is created if missing and migrated; the catalogue
+ages, durations, components) and 300,000 copies on six sites open two days a week, plus 20,000
+member families (nine in ten with an e-mail address, memberships ending all year round) and 600,000
+loans over the last two years (5 % of the copies out right now, lent up to nine weeks ago) and a copy
+set aside for about one game in forty (ready holds, set aside over the last week), so that
+availability, popularity and the daily notices have something to count. The database is created if missing and migrated; the catalogue
 and loan tables are emptied first, so the script refuses a database whose name lacks "bench".
 Rows go in with COPY, triggers off; the search documents are then computed by the database's own
 trigger function in one UPDATE, and the tables are compacted and analysed. Deterministic (`--seed`).
@@ -328,7 +329,7 @@ def generate(games: int, copies: int, members: int, loans: int, seed: int) -> No
         cursor.execute(
             "TRUNCATE catalogue_game, catalogue_copy, catalogue_author, catalogue_publisher, catalogue_tag, "
             "catalogue_category, catalogue_location, catalogue_language, loans_loan, loans_member, "
-            "loans_membershiptype, catalogue_search_word RESTART IDENTITY CASCADE"
+            "loans_membershiptype, catalogue_search_word, django_tasks_database_dbtaskresult RESTART IDENTITY CASCADE"
         )
         # Triggers (and foreign-key checks) off while loading: the rows are consistent by construction.
         cursor.execute("SET session_replication_role = replica")
@@ -341,6 +342,18 @@ def generate(games: int, copies: int, members: int, loans: int, seed: int) -> No
             return copier.count
 
         table("catalogue_location", ["id", "name", "address"], [(i + 1, n, "") for i, n in enumerate(SITES)])
+        # Every site opens Wednesday 14–18 and Saturday 10–12 and 14–17 (the demo's week).
+        table(
+            "opening_openinghours",
+            ["id", "location_id", "weekday", "opens_at", "closes_at"],
+            [
+                (len(SITES) * n + i + 1, i + 1, weekday, opens, closes)
+                for n, (weekday, opens, closes) in enumerate(
+                    [(2, "14:00", "18:00"), (5, "10:00", "12:00"), (5, "14:00", "17:00")]
+                )
+                for i in range(len(SITES))
+            ],
+        )
         table(
             "catalogue_category",
             ["id", "code", "label", "family"],
@@ -511,9 +524,30 @@ def generate(games: int, copies: int, members: int, loans: int, seed: int) -> No
         staff, _ = user_model.objects.get_or_create(username="bench-desk", defaults={"is_staff": True})
         table(
             "loans_membershiptype",
-            ["id", "name", "duration_days", "price", "loan_quota", "loan_period_days", "renewals_allowed"],
-            [(1, "Famille", 365, "20.00", 5, 21, 1)],
+            [
+                "id",
+                "name",
+                "duration_days",
+                "price",
+                "loan_quota",
+                "loan_period_days",
+                "renewals_allowed",
+                "due_soon_days",
+                "overdue_level1_days",
+                "overdue_level2_days",
+                "overdue_level3_days",
+                "notify_hold_ready",
+                "hold_expiring_days",
+                "membership_expiring_days",
+            ],
+            [(1, "Famille", 365, "20.00", 5, 21, 1, 3, 7, 21, 42, True, 2, 30)],
         )
+        # The families' contact details and membership dates come from their own generator, so that the
+        # loans drawn after them are those of earlier versions of this script.
+        family_rng = random.Random(seed + 1)
+        starts = {
+            i: today - datetime.timedelta(days=family_rng.randint(0, 364)) for i in range(1, members + 1)
+        }
         table(
             "loans_member",
             [
@@ -523,25 +557,30 @@ def generate(games: int, copies: int, members: int, loans: int, seed: int) -> No
                 "email",
                 "phone",
                 "address",
+                "language",
                 "membership_type_id",
                 "membership_start",
                 "membership_expiry",
                 "notes",
                 "created_at",
+                "calendar_token",
             ],
             [
                 (
                     i,
                     f"C{i:06d}",
                     f"Famille {rng.choice(LAST_NAMES)}",
+                    # nine families in ten give an e-mail address; the others get letters
+                    f"famille{i}@example.org" if family_rng.random() < 0.9 else "",
                     "",
-                    "",
-                    "",
+                    f"{family_rng.randint(1, 200)} rue {family_rng.choice(LAST_NAMES)}\n1000 Bruxelles",
+                    "en" if family_rng.random() < 0.1 else "fr",
                     1,
-                    today - datetime.timedelta(days=100),
-                    today + datetime.timedelta(days=265),
+                    starts[i],
+                    starts[i] + datetime.timedelta(days=365),
                     "",
                     now,
+                    "",
                 )
                 for i in range(1, members + 1)
             ],
@@ -584,7 +623,8 @@ def generate(games: int, copies: int, members: int, loans: int, seed: int) -> No
             )
         for copy_id in open_copies:
             loan_id += 1
-            lent_at = now - datetime.timedelta(days=rng.uniform(0, 30))
+            # Lent up to nine weeks ago: due soon, on time, and late at every reminder level.
+            lent_at = now - datetime.timedelta(days=rng.uniform(0, 63))
             loan_rows.add(
                 loan_id,
                 copy_id,
@@ -607,7 +647,8 @@ def generate(games: int, copies: int, members: int, loans: int, seed: int) -> No
             """
             INSERT INTO loans_hold (position, status, created_at, ready_at, ready_until, copy_id, created_by_id,
                                     game_id, member_id)
-            SELECT 1, 'ready', now() - interval '2 days', now() - interval '1 day', current_date + 6, c.id, %s,
+            SELECT 1, 'ready', now() - interval '9 days', now() - (c.id %% 7) * interval '1 day',
+                   current_date + 7 - (c.id %% 7)::int, c.id, %s,
                    c.game_id, 1 + c.game_id %% %s
               FROM (SELECT DISTINCT ON (game_id) id, game_id FROM catalogue_copy c
                      WHERE status = 'on_shelf' AND c.id %% 97 = 0
@@ -635,6 +676,7 @@ def generate(games: int, copies: int, members: int, loans: int, seed: int) -> No
             "loans_membershiptype",
             "loans_member",
             "loans_loan",
+            "opening_openinghours",
         ]:
             cursor.execute(
                 f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), coalesce(max(id), 1)) FROM {name}"

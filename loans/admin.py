@@ -33,6 +33,19 @@ class MembershipTypeAdmin(LibrarianAccessMixin, admin.ModelAdmin):
                 ]
             },
         ),
+        (
+            _("Avis aux familles"),
+            {
+                "description": _("Un délai vide désactive l'avis correspondant pour ce type d'adhésion."),
+                "fields": [
+                    "due_soon_days",
+                    ("overdue_level1_days", "overdue_level2_days", "overdue_level3_days"),
+                    "notify_hold_ready",
+                    "hold_expiring_days",
+                    "membership_expiring_days",
+                ],
+            },
+        ),
     ]
 
 
@@ -43,14 +56,22 @@ class HouseholdMemberInline(LibrarianAccessMixin, admin.TabularInline):
 
 @admin.register(Member)
 class MemberAdmin(LibrarianAccessMixin, admin.ModelAdmin):
-    list_display = ["name", "card_barcode", "membership_type", "membership_expiry", "phone", "email"]
-    list_filter = ["membership_type", "membership_expiry"]
+    list_display = [
+        "name",
+        "card_barcode",
+        "membership_type",
+        "membership_expiry",
+        "phone",
+        "email",
+        "language",
+    ]
+    list_filter = ["membership_type", "membership_expiry", "language"]
     search_fields = ["name", "card_barcode", "email", "phone", "household__first_name"]
     list_select_related = ["membership_type"]
     raw_id_fields = ["user"]
     inlines = [HouseholdMemberInline]
     fieldsets = [
-        (None, {"fields": ["card_barcode", "name", "email", "phone", "address"]}),
+        (None, {"fields": ["card_barcode", "name", "email", "phone", "address", "language"]}),
         (_("Adhésion"), {"fields": ["membership_type", "membership_start", "membership_expiry"]}),
         (_("Compte en ligne et notes"), {"fields": ["user", "notes"]}),
     ]

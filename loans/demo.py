@@ -1,4 +1,4 @@
-"""Demo data of the loan desk: fictional families, current and late loans, a hold, an incomplete copy.
+"""Demo data of the loan desk: fictional families, current and late loans, holds, an incomplete copy.
 
 Runs after the catalogue's demo (load_demo loads apps in INSTALLED_APPS order) and uses its copies by
 barcode. Safe to run again: a family that already has loans is left as it is. The two accounts it
@@ -52,7 +52,8 @@ FAMILIES = [
         "type": "Famille (1 an)",
         "membership_age": 200,
         "household": [("Alex", 1985), ("Lou", 2015), ("Noa", 2018)],
-        "loans": [("90461", 5), ("91233", 30)],
+        "loans": [("90461", 5), ("91233", 32)],  # the second one a week late: a first reminder
+        "holds": ["90901"],  # on the shelf: set aside at once, the family is told
         "user": FAMILY_USERNAME,
     },
     {
@@ -62,21 +63,21 @@ FAMILIES = [
         "phone": "0470 00 00 02",
         "address": "2 avenue du Jeu, 1000 Bruxelles",
         "type": "Découverte (3 mois)",
-        "membership_age": 30,
+        "membership_age": 70,  # a 3-month membership ending in three weeks: reminded
         "household": [("Sam", 1990), ("Mia", 2016)],
-        "loans": [("90476", 20)],
+        "loans": [("90476", 14)],  # due today or at one of the next openings: reminded
         "holds": ["91233"],
     },
     {
         "card_barcode": "M0003",
         "name": "Charlie Machin",
-        "email": "machin@example.org",
+        "email": "",  # no e-mail: its notices are letters printed at the desk
         "phone": "0470 00 00 03",
         "address": "3 place des Dés, 1000 Bruxelles",
         "type": "Famille (1 an)",
         "membership_age": 100,
         "household": [("Charlie", 1982), ("Léa", 2012), ("Tom", 2014), ("Zoé", 2019)],
-        "loans": [("90468", 2)],
+        "loans": [("90468", 45)],  # three weeks late: a second reminder, by letter
         "incomplete_return": "91684",
     },
     {
@@ -108,7 +109,8 @@ def _backdate(loan: Loan, *, days_ago: int) -> None:
     lent_at = timezone.now() - datetime.timedelta(days=days_ago)
     period = loan.member.membership_type.loan_period_days
     Loan.objects.filter(pk=loan.pk).update(
-        lent_at=lent_at, due_on=timezone.localdate(lent_at) + datetime.timedelta(days=period)
+        lent_at=lent_at,
+        due_on=services.due_date(copy=loan.copy, start=timezone.localdate(lent_at), days=period),
     )
 
 

@@ -40,6 +40,14 @@ class ScanForm(forms.Form):
     code = forms.CharField(label=_("Carte de membre, code-barres ou nom"), max_length=160)
 
 
+class CalendarTokenForm(forms.Form):
+    """Renew or revoke a family's calendar address."""
+
+    RENEW = "renew"
+    REVOKE = "revoke"
+    action = forms.ChoiceField(choices=[(RENEW, _("Nouvelle adresse")), (REVOKE, _("Désactiver"))])
+
+
 class LendForm(forms.Form):
     barcode = forms.CharField(label=_("Code-barres du jeu à prêter"), max_length=40)
 

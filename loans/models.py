@@ -1,6 +1,7 @@
 """The loan desk: member families, their loans, their holds, and the pieces found missing at return."""
 
 import datetime
+import secrets
 from decimal import Decimal
 
 from django.conf import settings
@@ -12,6 +13,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ledger.models import member_balance
+
+# The calendar feed's secret: 32 random bytes, 43 URL-safe characters.
+CALENDAR_TOKEN_BYTES = 32
 
 # How long a copy set aside for a ready hold waits for its family before the hold expires.
 HOLD_PICKUP_DAYS = 7
@@ -75,6 +79,55 @@ class MembershipType(models.Model):
         help_text=_("Le prêt est refusé quand la famille doit plus que ce montant ; 0 : jamais refusé."),
     )
 
+    # When the families of this type are told (notices app); an empty delay switches that notice off.
+    due_soon_days = models.PositiveSmallIntegerField(
+        _("rappel avant l'échéance (jours)"),
+        null=True,
+        blank=True,
+        default=3,
+        help_text=_("Nombre de jours avant la date de retour. Vide : pas de rappel."),
+    )
+    overdue_level1_days = models.PositiveSmallIntegerField(
+        _("1er rappel de retard (jours)"),
+        null=True,
+        blank=True,
+        default=7,
+        help_text=_("Jours de retard. Vide : pas de 1er rappel."),
+    )
+    overdue_level2_days = models.PositiveSmallIntegerField(
+        _("2e rappel de retard (jours)"),
+        null=True,
+        blank=True,
+        default=21,
+        help_text=_("Jours de retard. Vide : pas de 2e rappel."),
+    )
+    overdue_level3_days = models.PositiveSmallIntegerField(
+        _("lettre de mise en demeure (jours)"),
+        null=True,
+        blank=True,
+        default=42,
+        help_text=_("Jours de retard ; toujours envoyée par courrier. Vide : pas de lettre."),
+    )
+    notify_hold_ready = models.BooleanField(
+        _("avis de réservation prête"),
+        default=True,
+        help_text=_("Prévenir la famille dès qu'un exemplaire est mis de côté pour elle."),
+    )
+    hold_expiring_days = models.PositiveSmallIntegerField(
+        _("rappel avant la fin du retrait (jours)"),
+        null=True,
+        blank=True,
+        default=2,
+        help_text=_("Jours avant la date limite de retrait d'une réservation. Vide : pas de rappel."),
+    )
+    membership_expiring_days = models.PositiveSmallIntegerField(
+        _("rappel avant la fin de l'adhésion (jours)"),
+        null=True,
+        blank=True,
+        default=30,
+        help_text=_("Vide : pas de rappel."),
+    )
+
     class Meta:
         ordering = ["name"]
         verbose_name = _("type d'adhésion")
@@ -106,6 +159,23 @@ class MembershipType(models.Model):
                 name="loans_membershiptype_fees_not_negative",
                 violation_error_message=_("Les frais et les plafonds ne peuvent pas être négatifs."),
             ),
+            models.CheckConstraint(
+                condition=Q(overdue_level1_days__isnull=True)
+                | Q(overdue_level1_days__gte=1)
+                & (Q(overdue_level2_days__isnull=True) | Q(overdue_level2_days__gt=F("overdue_level1_days")))
+                & (Q(overdue_level3_days__isnull=True) | Q(overdue_level3_days__gt=F("overdue_level1_days"))),
+                name="loans_membershiptype_overdue_levels_in_order",
+                violation_error_message=_(
+                    "Les rappels de retard se suivent : le 1er après au moins un jour, les suivants plus tard."
+                ),
+            ),
+            models.CheckConstraint(
+                condition=Q(overdue_level2_days__isnull=True)
+                | Q(overdue_level3_days__isnull=True)
+                | Q(overdue_level3_days__gt=F("overdue_level2_days")),
+                name="loans_membershiptype_overdue_level3_after_level2",
+                violation_error_message=_("La lettre de mise en demeure vient après le 2e rappel."),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -115,6 +185,11 @@ class MembershipType(models.Model):
         """The late fee of a loan returned `days_late` days late: so much a day, up to the cap."""
         fee = self.late_fee_per_day * max(0, days_late)
         return min(fee, self.late_fee_cap) if self.late_fee_cap is not None else fee
+
+    def overdue_levels(self) -> list[tuple[int, int]]:
+        """The overdue reminders switched on, as (level, days late), in order."""
+        delays = [self.overdue_level1_days, self.overdue_level2_days, self.overdue_level3_days]
+        return [(level, days) for level, days in enumerate(delays, start=1) if days is not None]
 
 
 class MemberQuerySet(models.QuerySet):
@@ -144,11 +219,24 @@ class MemberQuerySet(models.QuerySet):
 class Member(models.Model):
     """A member family (adhérent): one card, one responsible adult, the people of the household."""
 
+    class Language(models.TextChoices):
+        FRENCH = "fr", _("français")
+        ENGLISH = "en", _("anglais")
+
     card_barcode = models.CharField(_("numéro de carte"), max_length=40)
     name = models.CharField(_("adulte responsable"), max_length=160)
     email = models.EmailField(_("e-mail"), blank=True)
     phone = models.CharField(_("téléphone"), max_length=40, blank=True)
-    address = models.TextField(_("adresse"), blank=True)
+    address = models.TextField(
+        _("adresse"), blank=True, help_text=_("Adresse postale, pour les lettres des familles sans e-mail.")
+    )
+    language = models.CharField(
+        _("langue"),
+        max_length=2,
+        choices=Language,
+        default=Language.FRENCH,
+        help_text=_("Langue des avis et des lettres envoyés à la famille."),
+    )
     membership_type = models.ForeignKey(
         MembershipType, on_delete=models.PROTECT, related_name="members", verbose_name=_("type d'adhésion")
     )
@@ -165,6 +253,8 @@ class Member(models.Model):
     )
     notes = models.TextField(_("notes"), blank=True)
     created_at = models.DateTimeField(_("inscrite le"), auto_now_add=True)
+    # The secret of the family's calendar feed (/compte/calendrier/<token>.ics); empty: no feed.
+    calendar_token = models.CharField(_("jeton du calendrier"), max_length=64, blank=True, editable=False)
 
     objects = MemberQuerySet.as_manager()
 
@@ -183,6 +273,12 @@ class Member(models.Model):
                 name="loans_member_membership_start_lte_expiry",
                 violation_error_message=_("L'adhésion ne peut pas finir avant d'avoir commencé."),
             ),
+            # The calendar feed finds its family by token (a unique index).
+            models.UniqueConstraint(
+                fields=["calendar_token"],
+                condition=~Q(calendar_token=""),
+                name="loans_member_unique_calendar_token",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -194,6 +290,17 @@ class Member(models.Model):
     def membership_is_valid(self, on: datetime.date | None = None) -> bool:
         on = on or timezone.localdate()
         return self.membership_start <= on <= self.membership_expiry
+
+    def calendar_token_renew(self) -> str:
+        """Give the family a new calendar address; the old one stops working."""
+        self.calendar_token = secrets.token_urlsafe(CALENDAR_TOKEN_BYTES)
+        self.save(update_fields=["calendar_token"])
+        return self.calendar_token
+
+    def calendar_token_revoke(self) -> None:
+        """Switch the family's calendar feed off."""
+        self.calendar_token = ""
+        self.save(update_fields=["calendar_token"])
 
     def quota_left(self, open_loan_count: int) -> int:
         """How many more games the family may borrow while it has `open_loan_count` at home."""

@@ -35,6 +35,7 @@ class MemberSerializer(serializers.ModelSerializer):
             "email",
             "phone",
             "address",
+            "language",
             "membership_type",
             "membership_type_name",
             "membership_start",

@@ -26,6 +26,7 @@ from django.utils.translation import ngettext_lazy
 from catalogue.models import Component, Copy, Game
 from ledger import services as ledger
 from ledger.models import Entry, Kind
+from opening.schedule import next_opening_day, weekday_date
 
 from .models import HOLD_PICKUP_DAYS, Hold, Loan, Member, MembershipType, MissingPiece
 
@@ -51,6 +52,11 @@ def _refuse(message, *, code: str, on: str | None = None, **params) -> NoReturn:
 def short_date(value: datetime.date) -> str:
     """A date as the desk's messages give it (the views' messages use it too)."""
     return formats.date_format(value, "SHORT_DATE_FORMAT")
+
+
+def due_date(*, copy: Copy, start: datetime.date, days: int) -> datetime.date:
+    """`days` after `start`, moved to the next day the copy's site is open (unchanged for a site without hours)."""
+    return next_opening_day(copy.location_id, start + datetime.timedelta(days=days))
 
 
 def _lock_member(member: Member) -> Member:
@@ -127,7 +133,7 @@ def _hold_serve_next(*, copy: Copy, now: datetime.datetime) -> Hold | None:
     hold.status = Hold.Status.READY
     hold.copy = copy
     hold.ready_at = now
-    hold.ready_until = timezone.localdate(now) + datetime.timedelta(days=HOLD_PICKUP_DAYS)
+    hold.ready_until = due_date(copy=copy, start=timezone.localdate(now), days=HOLD_PICKUP_DAYS)
     hold.save(update_fields=["status", "copy", "ready_at", "ready_until"])
     return hold
 
@@ -139,7 +145,7 @@ def _copy_is_free(copy: Copy) -> bool:
 
 @transaction.atomic
 def loan_create(*, copy: Copy, member: Member, staff: AbstractBaseUser) -> Loan:
-    """Lend `copy` to `member`, due back after the membership type's loan period."""
+    """Lend `copy` to `member`, due back after the membership type's loan period (on a day its site opens)."""
     member = _lock_member(member)
     copy = _lock_game_and_copy(copy.pk)
     now = timezone.now()
@@ -163,7 +169,7 @@ def loan_create(*, copy: Copy, member: Member, staff: AbstractBaseUser) -> Loan:
                 on="copy",
                 game=copy.game.title,
                 barcode=copy.barcode,
-                date=short_date(open_loan.due_on),
+                date=weekday_date(open_loan.due_on),
             )
         _refuse(
             _("« %(game)s » (%(barcode)s) est déjà en prêt chez %(family)s, à rendre le %(date)s."),
@@ -172,7 +178,7 @@ def loan_create(*, copy: Copy, member: Member, staff: AbstractBaseUser) -> Loan:
             game=copy.game.title,
             barcode=copy.barcode,
             family=open_loan.member.name,
-            date=short_date(open_loan.due_on),
+            date=weekday_date(open_loan.due_on),
         )
     if not copy.status_allows_lending:
         _refuse(
@@ -207,7 +213,7 @@ def loan_create(*, copy: Copy, member: Member, staff: AbstractBaseUser) -> Loan:
             game=copy.game.title,
             barcode=copy.barcode,
             family=set_aside.member.name,
-            date=short_date(set_aside.ready_until),
+            date=weekday_date(set_aside.ready_until),
         )
     quota = member.membership_type.loan_quota
     if open_loans["of_member"] >= quota:
@@ -229,7 +235,7 @@ def loan_create(*, copy: Copy, member: Member, staff: AbstractBaseUser) -> Loan:
         member=member,
         lent_at=now,
         lent_by=staff,
-        due_on=today + datetime.timedelta(days=member.membership_type.loan_period_days),
+        due_on=due_date(copy=copy, start=today, days=member.membership_type.loan_period_days),
     )
     if member.membership_type.loan_fee:
         _charge(loan, copy, staff, kind=Kind.LOAN_FEE, amount=member.membership_type.loan_fee)
@@ -288,7 +294,9 @@ def loan_renew(*, loan: Loan) -> Loan:
             game=game.title,
         )
     # A late loan gets a full period from today; an early renewal adds one to the current due date.
-    loan.due_on = max(loan.due_on, today) + datetime.timedelta(days=member.membership_type.loan_period_days)
+    loan.due_on = due_date(
+        copy=loan.copy, start=max(loan.due_on, today), days=member.membership_type.loan_period_days
+    )
     loan.renewals += 1
     loan.save(update_fields=["due_on", "renewals"])
     return loan
@@ -586,7 +594,7 @@ def hold_create(*, game: Game, member: Member, staff: AbstractBaseUser) -> Hold:
     return hold
 
 
-def _hold_close(*, hold: Hold, status: Hold.Status) -> Hold | None:
+def _hold_close(*, hold: Hold, status: Hold.Status, today: datetime.date | None = None) -> Hold | None:
     """Close an active hold; a copy it kept aside goes to the next family. Returns that family's hold."""
     _lock_game(hold.game_id)
     hold = Hold.objects.select_for_update(of=("self",)).select_related("game").get(pk=hold.pk)
@@ -598,7 +606,7 @@ def _hold_close(*, hold: Hold, status: Hold.Status) -> Hold | None:
             game=hold.game.title,
             status=hold.get_status_display().lower(),
         )
-    if status == Hold.Status.EXPIRED and not hold.is_past_pickup(timezone.localdate(now)):
+    if status == Hold.Status.EXPIRED and not hold.is_past_pickup(today or timezone.localdate(now)):
         _refuse(
             _("Seule une réservation prête dont le délai de retrait est dépassé peut expirer."),
             code="hold_not_expired",
@@ -621,6 +629,19 @@ def hold_cancel(*, hold: Hold) -> Hold | None:
 
 
 @transaction.atomic
-def hold_expire(*, hold: Hold) -> Hold | None:
+def hold_expire(*, hold: Hold, today: datetime.date | None = None) -> Hold | None:
     """Close a ready hold whose family did not come by the pick-up date; the copy passes on."""
-    return _hold_close(hold=hold, status=Hold.Status.EXPIRED)
+    return _hold_close(hold=hold, status=Hold.Status.EXPIRED, today=today)
+
+
+def holds_expire_past_pickup(*, today: datetime.date) -> str:
+    """Expire every ready hold not collected by its date, one transaction each (a daily step)."""
+    expired = passed_on = 0
+    for hold in Hold.objects.past_pickup(today).order_by("ready_until", "pk"):
+        try:
+            next_hold = hold_expire(hold=hold, today=today)
+        except ValidationError:
+            continue  # collected, cancelled or expired meanwhile by someone else
+        expired += 1
+        passed_on += next_hold is not None
+    return f"{expired} hold(s) expired, {passed_on} copy(ies) set aside for the next family"

@@ -8,6 +8,7 @@ urlpatterns = [
     path("comptoir/", views.desk, name="desk"),
     path("comptoir/familles/<int:pk>/", views.member_detail, name="member-detail"),
     path("comptoir/familles/<int:pk>/reserver/", views.hold_create, name="hold-create"),
+    path("comptoir/familles/<int:pk>/calendrier/", views.member_calendar_token, name="member-calendar-token"),
     path("comptoir/prets/<int:pk>/prolonger/", views.loan_renew, name="loan-renew"),
     path("comptoir/prets/<int:pk>/retour/", views.loan_return, name="loan-return"),
     path("comptoir/prets/<int:pk>/perdu/", views.loan_lost, name="loan-lost"),
@@ -44,4 +45,6 @@ urlpatterns = [
         name="families-import-confirm",
     ),
     path("compte/", views.account, name="account"),
+    path("compte/calendrier/", views.account_calendar_token, name="account-calendar-token"),
+    path("compte/calendrier/<str:token>.ics", views.calendar_feed, name="calendar-feed"),
 ]

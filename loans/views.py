@@ -6,10 +6,10 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -19,9 +19,20 @@ from catalogue.models import Copy, Game
 from ledger.forms import MoneyForm
 from ledger.models import Entry
 from ledger.services import euros, renewal_due
+from opening.schedule import weekday_date
 
 from . import services
-from .forms import HoldForm, LendForm, LostForm, ReturnForm, ScanForm, add_refusal, copy_for_barcode
+from .feeds import member_calendar
+from .forms import (
+    CalendarTokenForm,
+    HoldForm,
+    LendForm,
+    LostForm,
+    ReturnForm,
+    ScanForm,
+    add_refusal,
+    copy_for_barcode,
+)
 from .models import Hold, Loan, Member, MissingPiece
 from .services import short_date
 
@@ -51,7 +62,7 @@ def _announce_hold(request: HttpRequest, hold: Hold | None) -> None:
             "barcode": hold.copy.barcode,
             "family": hold.member.name,
             "card": hold.member.card_barcode,
-            "date": short_date(hold.ready_until),
+            "date": weekday_date(hold.ready_until),
         },
         extra_tags="hold",
     )
@@ -119,8 +130,29 @@ def _render_member(
         "lend_form": lend_form or LendForm(),
         "hold_form": hold_form or HoldForm(),
         "refusal": refusal.messages if refusal else None,
+        "calendar_url": _calendar_url(request, member),
     }
     return render(request, "loans/member_detail.html", context, status=status)
+
+
+def _calendar_url(request: HttpRequest, member: Member) -> str | None:
+    if not member.calendar_token:
+        return None
+    return request.build_absolute_uri(reverse("loans:calendar-feed", args=[member.calendar_token]))
+
+
+def _calendar_token_change(request: HttpRequest, member: Member) -> bool:
+    """Renew or revoke the family's calendar address as the posted form asks; False on a bad form."""
+    form = CalendarTokenForm(request.POST)
+    if not form.is_valid():
+        return False
+    if form.cleaned_data["action"] == CalendarTokenForm.RENEW:
+        member.calendar_token_renew()
+        messages.success(request, _("Nouvelle adresse du calendrier créée : l'ancienne ne fonctionne plus."))
+    else:
+        member.calendar_token_revoke()
+        messages.success(request, _("Calendrier désactivé : son adresse ne fonctionne plus."))
+    return True
 
 
 def _get_member(pk: int) -> Member:
@@ -145,7 +177,7 @@ def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(
                 request,
                 _("« %(game)s » (%(barcode)s) prêté, à rendre le %(date)s.")
-                % {"game": copy.game.title, "barcode": copy.barcode, "date": short_date(loan.due_on)},
+                % {"game": copy.game.title, "barcode": copy.barcode, "date": weekday_date(loan.due_on)},
             )
             return redirect("loans:member-detail", pk=member.pk)
     return _render_member(request, member, lend_form=form, status=400)
@@ -162,9 +194,19 @@ def loan_renew(request: HttpRequest, pk: int) -> HttpResponse:
     messages.success(
         request,
         _("« %(game)s » prolongé : à rendre le %(date)s.")
-        % {"game": loan.copy.game.title, "date": short_date(loan.due_on)},
+        % {"game": loan.copy.game.title, "date": weekday_date(loan.due_on)},
     )
     return redirect("loans:member-detail", pk=loan.member_id)
+
+
+@staff_required
+@require_POST
+def member_calendar_token(request: HttpRequest, pk: int) -> HttpResponse:
+    """The desk renews or revokes a family's calendar address (on the family's request)."""
+    member = _get_member(pk)
+    if not _calendar_token_change(request, member):
+        return HttpResponseBadRequest(_("Action inconnue."))
+    return redirect("loans:member-detail", pk=member.pk)
 
 
 @staff_required
@@ -479,5 +521,30 @@ def account(request: HttpRequest) -> HttpResponse:
             "quota_left": member.quota_left(len(loans)),
             "holds": member.holds.active().select_related("game"),
             "history": member.loans.returned().select_related("copy__game").order_by("-returned_at")[:20],
+            "calendar_url": _calendar_url(request, member),
         },
     )
+
+
+@login_required
+@require_POST
+def account_calendar_token(request: HttpRequest) -> HttpResponse:
+    """The family renews or revokes its own calendar address."""
+    member = _get_member_for_user(request.user)
+    if not _calendar_token_change(request, member):
+        return HttpResponseBadRequest(_("Action inconnue."))
+    return redirect("loans:account")
+
+
+@require_GET
+def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
+    """A family's calendar (iCalendar), found by its secret token alone; any other token is a plain 404."""
+    member = Member.objects.exclude(calendar_token="").filter(calendar_token=token).first()
+    if member is None:
+        raise Http404
+    with translation.override(member.language):
+        body = member_calendar(member)
+    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = 'inline; filename="ludotheque.ics"'
+    response["Cache-Control"] = "private, max-age=900"
+    return response

@@ -115,6 +115,76 @@ def env_time_zone(name: str, default: str, environ=os.environ) -> str:
     return value
 
 
+def mailer_from_url(url: str | None, debug: bool) -> dict:
+    """Turn EMAIL_URL into Django's default mailer; unset means the console in DEBUG, localhost:25 otherwise.
+
+    smtp://user:password@host:587?tls=true (STARTTLS), smtps://user:password@host:465 (TLS from the
+    start), console:// (print the messages); `?timeout=` seconds (30 by default).
+    """
+    smtp = "django.core.mail.backends.smtp.EmailBackend"
+    console = {"BACKEND": "django.core.mail.backends.console.EmailBackend"}
+    if not url:
+        return (
+            console
+            if debug
+            else {"BACKEND": smtp, "OPTIONS": {"host": "localhost", "port": 25, "timeout": 30}}
+        )
+    parts = urlsplit(url)
+    if parts.scheme == "console":
+        return console
+    if parts.scheme not in {"smtp", "smtps"} or not parts.hostname:
+        raise ImproperlyConfigured(
+            f"EMAIL_URL must look like smtp://user:password@host:587?tls=true, smtps://… or console://, not {url!r}."
+        )
+    query = dict(parse_qsl(parts.query))
+    starttls = env_bool("tls", False, environ=query)
+    if parts.scheme == "smtps" and starttls:
+        raise ImproperlyConfigured("EMAIL_URL: smtps:// is already encrypted, drop ?tls=true.")
+    try:
+        port = parts.port or (465 if parts.scheme == "smtps" else 587 if starttls else 25)
+    except ValueError:
+        raise ImproperlyConfigured(f"EMAIL_URL has an invalid port: {url!r}.") from None
+    return {
+        "BACKEND": smtp,
+        "OPTIONS": {
+            "host": parts.hostname,
+            "port": port,
+            "username": unquote(parts.username or ""),
+            "password": unquote(parts.password or ""),
+            "use_ssl": parts.scheme == "smtps",
+            "use_tls": starttls,
+            "timeout": env_int("timeout", 30, environ=query),
+        },
+    }
+
+
+TASK_BACKENDS = {
+    # Runs each task at once, in the process that enqueued it: development, tests, the demo.
+    "immediate": "django.tasks.backends.immediate.ImmediateBackend",
+    # Stores tasks in the database for `manage.py db_worker` to run (django-tasks-db): production.
+    "database": "django_tasks_db.DatabaseBackend",
+}
+
+
+def env_choice(name: str, default: str, choices: dict[str, str], environ=os.environ) -> str:
+    """Read a word among `choices` and return what it stands for."""
+    raw = (environ.get(name) or default).strip().lower()
+    if raw not in choices:
+        raise ImproperlyConfigured(f"{name} must be one of {', '.join(choices)}, not {raw!r}.")
+    return choices[raw]
+
+
+def env_url(name: str, default: str, environ=os.environ) -> str:
+    """Read an http(s) URL without a trailing slash."""
+    value = (environ.get(name) or default).strip().rstrip("/")
+    parts = urlsplit(value)
+    if parts.scheme not in {"http", "https"} or not parts.netloc:
+        raise ImproperlyConfigured(
+            f"{name} must be an address such as https://ludo.example.org, not {value!r}."
+        )
+    return value
+
+
 DEBUG = env_bool("DEBUG", True)
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
@@ -143,10 +213,13 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "django_tasks_db",
     "catalogue",
+    "opening",
     "rules",
     "loans",
     "ledger",
+    "notices",
     "inventory",
 ]
 
@@ -226,6 +299,16 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
 if env_bool("SECURE_PROXY_SSL_HEADER", False):
     # Behind a reverse proxy that terminates TLS and sets X-Forwarded-Proto.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# E-mail (the notices to families): EMAIL_URL, and the sender's address.
+MAILERS = {"default": mailer_from_url(os.environ.get("EMAIL_URL"), DEBUG)}
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Ludothèque <ludotheque@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# The site's public address, for the links in e-mails and calendar feeds (no request to read it from).
+SITE_URL = env_url("SITE_URL", "http://127.0.0.1:8000")
+
+# Work outside web requests (sending the notices' e-mails): django.tasks, TASKS_BACKEND=immediate|database.
+TASKS = {"default": {"BACKEND": env_choice("TASKS_BACKEND", "immediate", TASK_BACKENDS)}}
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

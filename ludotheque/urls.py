@@ -33,6 +33,7 @@ urlpatterns = [
     path("", include("rules.urls")),
     path("", include("loans.urls")),
     path("", include("ledger.urls")),
+    path("", include("notices.urls")),
     path("", include("inventory.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),

@@ -1,8 +1,11 @@
-"""Plain builders for the loan desk's tests: games with their pieces, copies, families."""
+"""Plain builders for the loan desk's tests: games with their pieces, copies, families; concurrent calls."""
 
 import datetime
+import threading
 from itertools import count
 
+from django.core.exceptions import ValidationError
+from django.db import connection
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -107,3 +110,28 @@ def make_desk_world(staff_user) -> dict:
         "broken": broken,
         "missing_piece": broken.missing_pieces.get(),
     }
+
+
+def run_at_once(calls) -> list:
+    """Run each call in its own thread and database connection, all released together."""
+    barrier = threading.Barrier(len(calls))
+    outcomes: list = [None] * len(calls)
+
+    def worker(index, call):
+        try:
+            barrier.wait(timeout=10)
+            outcomes[index] = call()
+        except ValidationError as error:
+            outcomes[index] = error
+        except Exception as error:  # noqa: BLE001 — an unexpected error must fail the test, not hang it
+            outcomes[index] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=worker, args=(i, call)) for i, call in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not any(thread.is_alive() for thread in threads), "a clerk is still waiting for a lock"
+    return outcomes

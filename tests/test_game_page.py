@@ -150,6 +150,7 @@ def test_an_unknown_game_is_a_404_and_the_page_only_answers_get(client, catalogu
 
 
 def test_the_page_takes_a_fixed_number_of_queries(client, catalogue, django_assert_num_queries):
-    # The notice, its authors, publishers, languages, tags, pieces, documents, copies; its rules page.
-    with django_assert_num_queries(9):
+    # The notice, its authors, publishers, languages, tags, pieces, documents, copies; its rules page;
+    # the sites holding its copies that have opening hours (with some: their hours and closures, 11).
+    with django_assert_num_queries(10):
         client.get("/jeux/le-chateau-des-dragons/")

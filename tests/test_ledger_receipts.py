@@ -12,8 +12,7 @@ from ledger import services
 from ledger.models import Entry, Kind
 from tests.conftest import pdf_page_count, text_of
 from tests.ledger_helpers import charge, make_site, pay, pdf_page_size_mm, session_cookie
-from tests.loan_helpers import make_member
-from tests.test_loan_concurrency import run_at_once
+from tests.loan_helpers import make_member, run_at_once
 
 CLERKS = 12
 

@@ -13,8 +13,7 @@ from ledger import services
 from ledger.models import Entry, Kind, TillClosure
 from tests.conftest import text_of
 from tests.ledger_helpers import charge, make_site, pay, pdf_page_size_mm, pdf_text, session_cookie
-from tests.loan_helpers import make_member
-from tests.test_loan_concurrency import run_at_once
+from tests.loan_helpers import make_member, run_at_once
 
 
 @pytest.fixture

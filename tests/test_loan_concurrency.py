@@ -1,7 +1,5 @@
 """Clerks scanning at the same moment, on real PostgreSQL: the row locks make exactly one loan."""
 
-import threading
-
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import connection
@@ -9,7 +7,7 @@ from django.db import connection
 from catalogue.models import Copy
 from loans import services
 from loans.models import Hold, Loan, Member
-from tests.loan_helpers import make_copy, make_game, make_member, make_membership_type
+from tests.loan_helpers import make_copy, make_game, make_member, make_membership_type, run_at_once
 
 CLERKS = 12
 
@@ -17,31 +15,6 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL"),
 ]
-
-
-def run_at_once(calls) -> list:
-    """Run each call in its own thread and database connection, all released together."""
-    barrier = threading.Barrier(len(calls))
-    outcomes: list = [None] * len(calls)
-
-    def worker(index, call):
-        try:
-            barrier.wait(timeout=10)
-            outcomes[index] = call()
-        except ValidationError as error:
-            outcomes[index] = error
-        except Exception as error:  # noqa: BLE001 — an unexpected error must fail the test, not hang it
-            outcomes[index] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=worker, args=(i, call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert not any(thread.is_alive() for thread in threads), "a clerk is still waiting for a lock"
-    return outcomes
 
 
 def codes(error: ValidationError) -> set[str]:

@@ -21,13 +21,36 @@ def demo():
 
 def test_the_demo_has_families_with_current_and_late_loans_a_hold_and_an_incomplete_copy(demo):
     assert Member.objects.count() == 4
-    assert all(member.email.endswith("@example.org") for member in Member.objects.all())
+    assert all(
+        member.email.endswith("@example.org") for member in Member.objects.exclude(card_barcode="M0003")
+    )
+    assert Member.objects.get(card_barcode="M0003").email == ""  # told by letter
     assert Loan.objects.open().count() == 4
     assert Loan.objects.overdue().count() == 2
     assert Hold.objects.waiting().get().game.title == "7 Wonders"
+    assert Hold.objects.ready().get().game.title == "Biblios"
     assert Copy.objects.get(barcode="91684").status == Copy.Status.INCOMPLETE
     assert MissingPiece.objects.still_missing().count() == 1
     assert not Member.objects.get(card_barcode="M0004").membership_is_valid()
+
+
+def test_the_demo_s_week_has_its_openings_its_christmas_closure_and_its_notices(demo):
+    from notices.models import Notice
+    from opening.models import Closure, OpeningHours
+
+    assert OpeningHours.objects.count() == 3 * Copy.objects.values("location").distinct().count()
+    assert Closure.objects.get().reason == "Vacances de Noël"
+    # Due dates fall on the days the site opens (Wednesday and Saturday).
+    assert {loan.due_on.weekday() for loan in Loan.objects.open()} <= {2, 5}
+    notices = Notice.objects.order_by("member__card_barcode")
+    assert [(n.member.card_barcode, n.channel) for n in notices] == [
+        ("M0001", "email"),
+        ("M0002", "email"),
+        ("M0003", "letter"),
+    ]
+    assert "2 e-mail(s) handed to the tasks backend, 1 letter(s) to print" in demo
+    call_command("load_demo", stdout=io.StringIO())
+    assert Notice.objects.count() == 3  # run again: nobody is told twice
 
 
 def test_the_demo_prints_the_desk_account_and_it_opens_the_desk(client, demo):

@@ -154,11 +154,10 @@ def test_the_daily_command_expires_the_holds_not_collected(staff_user, game):
     Hold.objects.filter(pk=late.pk).update(ready_until=timezone.localdate() - datetime.timedelta(days=2))
     out = io.StringIO()
 
-    call_command("expire_holds", stdout=out)
+    call_command("run_daily", stdout=out)
 
-    assert "1 hold(s) expired." in out.getvalue()
-    assert "now set aside for Sam Bidule" in out.getvalue()
+    assert "expire_holds: 1 hold(s) expired, 1 copy(ies) set aside for the next family" in out.getvalue()
     waiting.refresh_from_db()
     assert waiting.status == Hold.Status.READY and waiting.copy == copy
-    call_command("expire_holds", stdout=out)
-    assert "0 hold(s) expired." in out.getvalue()
+    call_command("run_daily", stdout=out)
+    assert "expire_holds: 0 hold(s) expired" in out.getvalue()

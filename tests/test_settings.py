@@ -13,11 +13,15 @@ from django.db import connection
 
 from ludotheque.settings import (
     POSTGRES_SESSION_OPTIONS,
+    TASK_BACKENDS,
     database_from_url,
     env_bool,
+    env_choice,
     env_int,
     env_list,
     env_time_zone,
+    env_url,
+    mailer_from_url,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -149,12 +153,79 @@ def test_time_zone_defaults_to_brussels_and_refuses_unknown_zones():
         env_time_zone("TIME_ZONE", "Europe/Brussels", environ={"TIME_ZONE": "Mars/Olympus"})
 
 
+SMTP = "django.core.mail.backends.smtp.EmailBackend"
+
+
+def test_no_email_url_prints_mail_in_debug_and_uses_the_local_server_otherwise():
+    assert mailer_from_url(None, debug=True) == {"BACKEND": "django.core.mail.backends.console.EmailBackend"}
+    assert mailer_from_url("", debug=False) == {
+        "BACKEND": SMTP,
+        "OPTIONS": {"host": "localhost", "port": 25, "timeout": 30},
+    }
+    assert mailer_from_url("console://", debug=False)["BACKEND"].endswith("console.EmailBackend")
+
+
+def test_an_email_url_gives_the_smtp_server_its_account_and_its_encryption():
+    assert mailer_from_url(
+        "smtp://ludo%40example.org:p%40ss@mail.example.org:587?tls=true&timeout=10", debug=False
+    ) == {
+        "BACKEND": SMTP,
+        "OPTIONS": {
+            "host": "mail.example.org",
+            "port": 587,
+            "username": "ludo@example.org",
+            "password": "p@ss",
+            "use_ssl": False,
+            "use_tls": True,
+            "timeout": 10,
+        },
+    }
+    smtps = mailer_from_url("smtps://user:secret@mail.example.org", debug=False)["OPTIONS"]
+    assert (smtps["port"], smtps["use_ssl"], smtps["use_tls"]) == (465, True, False)
+    assert mailer_from_url("smtp://relay", debug=False)["OPTIONS"]["port"] == 25
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("mailto:ludo@example.org", "EMAIL_URL must look like"),
+        ("smtp://", "EMAIL_URL must look like"),
+        ("smtp://mail.example.org:port", "invalid port"),
+        ("smtps://mail.example.org?tls=true", "already encrypted"),
+        ("smtp://mail.example.org?tls=maybe", "tls must be true or false"),
+    ],
+)
+def test_a_bad_email_url_is_refused_clearly(url, message):
+    with pytest.raises(ImproperlyConfigured, match=message):
+        mailer_from_url(url, debug=False)
+
+
+def test_the_tasks_backend_is_immediate_by_default_and_the_database_on_request():
+    assert env_choice("TASKS_BACKEND", "immediate", TASK_BACKENDS, environ={}).endswith("ImmediateBackend")
+    assert env_choice("TASKS_BACKEND", "immediate", TASK_BACKENDS, environ={"TASKS_BACKEND": "Database"}) == (
+        "django_tasks_db.DatabaseBackend"
+    )
+    with pytest.raises(ImproperlyConfigured, match="TASKS_BACKEND must be one of immediate, database"):
+        env_choice("TASKS_BACKEND", "immediate", TASK_BACKENDS, environ={"TASKS_BACKEND": "celery"})
+
+
+def test_the_site_url_is_an_http_address_without_trailing_slash():
+    assert env_url(
+        "SITE_URL", "http://127.0.0.1:8000", environ={"SITE_URL": "https://ludo.example.org/"}
+    ) == ("https://ludo.example.org")
+    with pytest.raises(ImproperlyConfigured, match="SITE_URL must be an address"):
+        env_url("SITE_URL", "http://127.0.0.1:8000", environ={"SITE_URL": "ludo.example.org"})
+
+
 PRODUCTION_ENV = {
     "DEBUG": "false",
     "SECRET_KEY": "x7#kq2!vLm9@pR4zT8wYb3nC6hJ1sD5fG0aE-uI_oP+eW&rT%yU*iO(pA)sD=fG",
     "ALLOWED_HOSTS": "ludo.example.org",
     "CSRF_TRUSTED_ORIGINS": "https://ludo.example.org",
     "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/postgres",
+    "EMAIL_URL": "smtp://mail.example.org:587?tls=true",
+    "TASKS_BACKEND": "database",
+    "SITE_URL": "https://ludo.example.org",
 }
 
 

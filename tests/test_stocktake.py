@@ -217,10 +217,9 @@ def test_a_volunteer_scans_on_a_phone_without_sideways_scroll(page, live_server,
     with page.expect_navigation():
         page.click("text=Commencer un inventaire")
     for barcode in ("90461", "12345"):
-        # A scanner types into the focused field, then Enter: wait for the page to give it the focus
-        # (under load, keys typed before that were lost).
+        # Chromium gives the autofocus at a rendering step that may come after "load" on a busy machine.
         page.wait_for_function("document.activeElement && document.activeElement.id === 'id_barcode'")
-        page.keyboard.type(barcode)
+        page.keyboard.type(barcode)  # the field has the focus: a scanner types, then Enter
         with page.expect_navigation():
             page.keyboard.press("Enter")
         assert page.evaluate("document.activeElement.id") == "id_barcode"

@@ -14,7 +14,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('catalogue', '0005_copy_replacement_value_component_unit_price'),
-        ('loans', '0002_membership_type_fees_and_lost_loans'),
+        ('loans', '0003_membership_type_fees_and_lost_loans'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,0 +1,168 @@
+"""The opening calendar of a site, for every app that needs a day the ludothèque is open.
+
+    next_opening_day(site, day)     the first day on or after `day` the site is open
+    is_open(site, day)              whether the site opens at all that day
+    next_openings(site, day, n)     its next `n` openings (day, opening and closing time) from `day`
+
+`site` is a `catalogue.Location` or its id. A site without opening hours has no calendar: every day
+counts as open (`next_opening_day` returns the day itself) and it has no openings to show. Each call
+costs one or two queries; to ask many questions about one or several sites, load their calendars
+once with `site_calendar()` / `site_calendars()` and ask the `SiteCalendar` objects.
+"""
+
+import datetime
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from django.db.models import Q
+from django.utils import formats
+
+from catalogue.models import Location
+
+from .models import Closure, OpeningHours
+
+# How far ahead a calendar looks for an opening: a site closed longer than that is treated as having
+# no calendar (the day asked for is kept) rather than searched forever.
+HORIZON_DAYS = 366
+
+
+@dataclass(frozen=True)
+class Opening:
+    """One opening of a site: the day, and from when to when."""
+
+    day: datetime.date
+    opens_at: datetime.time
+    closes_at: datetime.time
+
+
+@dataclass
+class SiteCalendar:
+    """A site's weekly hours and its closures from some day on, read once and asked many times."""
+
+    location_id: int
+    # weekday (Monday 0) -> [(opens_at, closes_at)] in order
+    hours: dict[int, list[tuple[datetime.time, datetime.time]]] = field(default_factory=dict)
+    # (first day, last day, reason) of the closures ending on or after the day the calendar was read for
+    closures: list[tuple[datetime.date, datetime.date, str]] = field(default_factory=list)
+
+    @property
+    def has_hours(self) -> bool:
+        return bool(self.hours)
+
+    def is_closed_by_closure(self, day: datetime.date) -> bool:
+        return any(first <= day <= last for first, last, _reason in self.closures)
+
+    def is_open(self, day: datetime.date) -> bool:
+        """Whether the site opens on `day` (a site without hours counts as always open)."""
+        if not self.has_hours:
+            return True
+        return day.weekday() in self.hours and not self.is_closed_by_closure(day)
+
+    def next_opening_day(self, day: datetime.date) -> datetime.date:
+        """The first day on or after `day` the site is open; `day` itself without hours or within the horizon."""
+        if not self.has_hours:
+            return day
+        for offset in range(HORIZON_DAYS):
+            candidate = day + datetime.timedelta(days=offset)
+            if self.is_open(candidate):
+                return candidate
+        return day
+
+    def openings(
+        self, day: datetime.date, count: int, *, after: datetime.time | None = None
+    ) -> list[Opening]:
+        """The next `count` openings from `day` on; with `after`, those of `day` closed by then are skipped."""
+        found: list[Opening] = []
+        if not self.has_hours:
+            return found
+        for offset in range(HORIZON_DAYS):
+            candidate = day + datetime.timedelta(days=offset)
+            if not self.is_open(candidate):
+                continue
+            for opens_at, closes_at in self.hours[candidate.weekday()]:
+                if offset == 0 and after is not None and closes_at <= after:
+                    continue
+                found.append(Opening(candidate, opens_at, closes_at))
+                if len(found) == count:
+                    return found
+        return found
+
+    def opening_days(
+        self, day: datetime.date, count: int, *, after: datetime.time | None = None
+    ) -> list[tuple[datetime.date, list[Opening]]]:
+        """The next `count` days the site opens, each with its openings (see `openings`)."""
+        days: dict[datetime.date, list[Opening]] = {}
+        for opening in self.openings(day, count * 24, after=after):
+            if opening.day not in days and len(days) == count:
+                break
+            days.setdefault(opening.day, []).append(opening)
+        return list(days.items())
+
+    def closures_between(
+        self, first: datetime.date, last: datetime.date
+    ) -> list[tuple[datetime.date, datetime.date, str]]:
+        """The closures overlapping the days from `first` to `last`."""
+        return [closure for closure in self.closures if closure[0] <= last and closure[1] >= first]
+
+
+def hours_text(openings: list[Opening]) -> str:
+    """A day's openings as a line: « 10:00–12:00, 14:00–17:00 »."""
+    return ", ".join(f"{opening.opens_at:%H:%M}–{opening.closes_at:%H:%M}" for opening in openings)
+
+
+def weekday_date(day: datetime.date) -> str:
+    """A day as families are told to come: its weekday, then the short date (« mercredi 23/12/2026 »)."""
+    return f"{formats.date_format(day, 'l')} {formats.date_format(day, 'SHORT_DATE_FORMAT')}"
+
+
+def _location_id(site: Location | int) -> int:
+    return site if isinstance(site, int) else site.pk
+
+
+def site_calendars(sites: Iterable[Location | int], *, from_day: datetime.date) -> dict[int, SiteCalendar]:
+    """The calendars of several sites, keyed by location id, with the closures from `from_day` on (two queries)."""
+    ids = {_location_id(site) for site in sites}
+    calendars = {location_id: SiteCalendar(location_id) for location_id in ids}
+    if not ids:
+        return calendars
+    for location_id, weekday, opens_at, closes_at in (
+        OpeningHours.objects.filter(location_id__in=ids)
+        .order_by("location_id", "weekday", "opens_at")
+        .values_list("location_id", "weekday", "opens_at", "closes_at")
+    ):
+        calendars[location_id].hours.setdefault(weekday, []).append((opens_at, closes_at))
+    with_hours = [location_id for location_id, calendar in calendars.items() if calendar.has_hours]
+    if with_hours:
+        closures = defaultdict(list)
+        for location_id, first_day, last_day, reason in (
+            Closure.objects.filter(
+                Q(location_id__in=with_hours) | Q(location__isnull=True), last_day__gte=from_day
+            )
+            .order_by("first_day")
+            .values_list("location_id", "first_day", "last_day", "reason")
+        ):
+            closures[location_id].append((first_day, last_day, reason))
+        for location_id in with_hours:
+            calendars[location_id].closures = sorted(closures[location_id] + closures[None])
+    return calendars
+
+
+def site_calendar(site: Location | int, *, from_day: datetime.date) -> SiteCalendar:
+    """One site's calendar, with its closures from `from_day` on."""
+    return site_calendars([site], from_day=from_day)[_location_id(site)]
+
+
+def next_opening_day(site: Location | int, day: datetime.date) -> datetime.date:
+    """The first day on or after `day` the site is open (`day` itself for a site without hours)."""
+    return site_calendar(site, from_day=day).next_opening_day(day)
+
+
+def is_open(site: Location | int, day: datetime.date) -> bool:
+    """Whether the site opens on `day` (always, for a site without hours)."""
+    return site_calendar(site, from_day=day).is_open(day)
+
+
+def next_openings(site: Location | int, day: datetime.date, count: int = 3) -> list[Opening]:
+    """The site's next `count` openings from `day` on (none for a site without hours)."""
+    return site_calendar(site, from_day=day).openings(day, count)
