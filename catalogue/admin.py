@@ -1,5 +1,7 @@
 """The librarians' catalogue: notices with their credits, pieces, documents and copies, and the reference tables."""
 
+import re
+
 from django.contrib import admin
 from django.db import models
 from django.db.models import Count
@@ -55,6 +57,11 @@ def _only_location():
 
 
 # --- Filters of the game list ------------------------------------------------------------------
+
+
+def whole_number(value: str | None) -> int | None:
+    """A filter's value as a small whole number, or None (str.isdigit() also accepts « ² », which int() refuses)."""
+    return int(value) if value and re.fullmatch(r"[0-9]{1,9}", value) else None
 
 
 class CategoryFilter(admin.SimpleListFilter):
@@ -116,8 +123,8 @@ class PlayersFilter(admin.SimpleListFilter):
         ]
 
     def queryset(self, request, queryset):
-        if self.value() and self.value().isdigit():
-            return queryset.for_players(int(self.value()))
+        if (count := whole_number(self.value())) is not None:
+            return queryset.for_players(count)
         return queryset
 
 
@@ -132,8 +139,8 @@ class AgeFilter(admin.SimpleListFilter):
         ]
 
     def queryset(self, request, queryset):
-        if self.value() and self.value().isdigit():
-            return queryset.for_age(int(self.value()))
+        if (age := whole_number(self.value())) is not None:
+            return queryset.for_age(age)
         return queryset
 
 
@@ -145,8 +152,8 @@ class LocationFilter(admin.SimpleListFilter):
         return [(str(location.pk), location.name) for location in Location.objects.all()]
 
     def queryset(self, request, queryset):
-        if self.value() and self.value().isdigit():
-            return queryset.with_copies(location=int(self.value()))
+        if (pk := whole_number(self.value())) is not None:
+            return queryset.with_copies(location=pk)
         return queryset
 
 

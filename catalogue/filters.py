@@ -37,7 +37,8 @@ class AgesField(forms.CharField):
             return None
         ages = []
         for word in re.split(r"[\s,;]+", text.strip(" ,;")):
-            if not word.isdigit():
+            # ASCII digits only: str.isdigit() also accepts « ² », which int() refuses.
+            if not re.fullmatch(r"[0-9]{1,9}", word):
                 raise ValidationError(self.error_messages["invalid"], code="invalid", params={"value": word})
             if int(word) > MAX_AGE:
                 raise ValidationError(

@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.contrib.postgres.search import SearchVectorField
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Exists, F, Min, OuterRef, Q
 from django.db.models.functions import Lower
@@ -338,12 +339,52 @@ def document_upload_to(instance: "Document", filename: str) -> str:
     return f"documents/{instance.game.slug}/{filename}"
 
 
+# What a document may be, by its first bytes, and the file name endings that go with each: a file is
+# served with the content type of its ending (README, Production), so both must agree.
+DOCUMENT_SIGNATURES = {
+    "PDF": ((b"%PDF-",), ("pdf",)),
+    "PNG": ((b"\x89PNG\r\n\x1a\n",), ("png",)),
+    "JPEG": ((b"\xff\xd8\xff",), ("jpg", "jpeg")),
+    "GIF": ((b"GIF87a", b"GIF89a"), ("gif",)),
+    "WebP": ((b"RIFF",), ("webp",)),  # RIFF, a size, then WEBP: checked below
+}
+
+
+def validate_document_file(file) -> None:
+    """Accept a PDF or an image (PNG, JPEG, GIF, WebP), recognised by its content and named for it."""
+    file.seek(0)
+    head = file.read(16)
+    file.seek(0)
+    ending = file.name.rsplit(".", 1)[-1].lower() if "." in file.name else ""
+    for kind, (signatures, endings) in DOCUMENT_SIGNATURES.items():
+        if head.startswith(signatures) and (kind != "WebP" or head[8:12] == b"WEBP"):
+            if ending not in endings:
+                raise ValidationError(
+                    _("Ce fichier est un %(kind)s : son nom doit finir par .%(ending)s."),
+                    code="document_ending",
+                    params={"kind": kind, "ending": endings[0]},
+                )
+            return
+    raise ValidationError(
+        _(
+            "Seuls les documents PDF et les images (PNG, JPEG, GIF, WebP) sont acceptés : ce fichier n'en est pas un."
+        ),
+        code="document_type",
+    )
+
+
 class Document(models.Model):
     """A digital document attached to a notice (the rule PDF), known by file name, optionally uploaded."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="documents", verbose_name=_("jeu"))
     file_name = models.CharField(_("nom du fichier"), max_length=255)
-    file = models.FileField(_("fichier"), upload_to=document_upload_to, blank=True)
+    file = models.FileField(
+        _("fichier"),
+        upload_to=document_upload_to,
+        blank=True,
+        validators=[validate_document_file],
+        help_text=_("Un PDF ou une image (PNG, JPEG, GIF, WebP)."),
+    )
     position = models.PositiveSmallIntegerField(_("ordre"), default=0)
 
     class Meta:

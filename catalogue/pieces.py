@@ -56,6 +56,11 @@ def _split_items(text: str) -> list[str]:
     items: list[str] = []
     buffer: list[str] = []
     depth = 0
+    # following[i]: the first character at or after i that is not a blank ("" at the end), so that
+    # "is a number next?" costs one look, not a scan of the blanks (or a copy of the rest) each time.
+    following = [""] * (len(text) + 1)
+    for index in range(len(text) - 1, -1, -1):
+        following[index] = following[index + 1] if text[index].isspace() else text[index]
 
     def flush() -> None:
         if "".join(buffer).strip():
@@ -65,8 +70,7 @@ def _split_items(text: str) -> list[str]:
     position = 0
     while position < len(text):
         char = text[position]
-        rest = text[position + 1 :]
-        before_number = re.match(r"\s*\d", rest) is not None
+        before_number = following[position + 1].isdecimal()
         if char == "(":
             depth += 1
         elif char == ")":
@@ -86,9 +90,9 @@ def _split_items(text: str) -> list[str]:
                     flush()
                     position += 1
                     continue
-                if not rest or rest[0].isspace():  # end of sentence: the rules text follows
+                if position + 1 == len(text) or text[position + 1].isspace():  # end of sentence
                     break
-            if text.startswith(" et ", position) and re.match(r"\s*\d", text[position + 4 :]):
+            if text.startswith(" et ", position) and following[min(position + 4, len(text))].isdecimal():
                 flush()
                 position += 4
                 continue

@@ -8,6 +8,10 @@ the exemplaires (`Exemplaires (N)`) and the digital documents follow the second 
 
 Tags are space-joined in the export although some have several words (`Jeux à deux`): see
 `split_tags` for how they are separated.
+
+Reading is linear in the page: the regular expressions below are anchored, start at a fixed word or
+are bounded, and none has nested or overlapping quantifiers (the copies' row expression that had
+them took minutes on a few hundred words); the copy rows, languages and categories are cut by hand.
 """
 
 import re
@@ -200,18 +204,16 @@ _NUMBER_LABELS = {
 _COPIES_RE = re.compile(r"(?<!\w)Exemplaires[ \t]*\((\d+)\)")
 _DOCUMENTS_RE = re.compile(r"(?<!\w)Documents num[ée]riques")
 _COPY_HEADER_RE = re.compile(r"^\s*Cote\s+Section\s+Localisation\s+Code-barres\s+Disponibilit[ée]\s*")
-_CATEGORY_RE = re.compile(
-    r"^(?P<code>[A-Z]{1,3}\s?\d{1,4}(?:[.,]\d+)?)\s+(?P<label>[^()]+?)\s*(?:\((?P<family>[^()]*)\))?\s*$"
-)
-_LANGUAGE_RE = re.compile(r"(?P<name>[^();]+?)\s*\(\s*(?P<code>[a-z]{3})\s*\)")
-_COPY_ROW_RE = re.compile(
-    r"(?P<cote>\S+(?:\s+\S+)*?)\s+"
-    r"(?P<code>[A-Z]{1,3}\s?\d{1,4}(?:[.,]\d+)?)\s+"
-    r"(?P<middle>\S.*?)\s+"
-    r"(?P<barcode>[0-9A-Za-z-]*\d[0-9A-Za-z-]*)\s+"
-    r"(?P<availability>" + "|".join(AVAILABILITIES) + r")(?=\s|$)",
-    re.S,
-)
+# A classification code at the start of a category (`A 406 jeu de stratégie (jeu de règles)`).
+_CATEGORY_CODE_RE = re.compile(r"[A-Z]{1,3} ?[0-9]{1,4}(?:[.,][0-9]+)? ")
+# A language's code, `(fre)`: its name is the text before it (`Français (fre) ; Anglais (eng)`).
+_LANGUAGE_CODE_RE = re.compile(r"\(\s*([a-z]{3})\s*\)")
+# What ends an exemplaire's row (`TEU A 410 jeu de langue Maison des Enfants 90461 Disponible`).
+_AVAILABILITY_RE = re.compile(r"(?<!\S)(?:" + "|".join(AVAILABILITIES) + r")(?!\S)")
+_SECTION_CODE_RE = re.compile(r"[A-Z]{1,3}[0-9]{1,4}(?:[.,][0-9]+)?")  # one word: `A410`
+_SECTION_LETTERS_RE = re.compile(r"[A-Z]{1,3}")  # or two: `A` `410`
+_SECTION_NUMBER_RE = re.compile(r"[0-9]{1,4}(?:[.,][0-9]+)?")
+_BARCODE_RE = re.compile(r"[0-9A-Za-z-]+")
 _DOCUMENT_RE = re.compile(r"^(?P<name>\S(?:.*?\S)?\.[A-Za-z0-9]{2,5})(?=[A-Z]|\s|$)")
 _URL_RE = re.compile(r"https?://\S+")
 
@@ -229,9 +231,11 @@ def parse_page(
     known_locations = tuple(known_locations)
     starts = [match.start() for match in _NOTICE_START_RE.finditer(text)]
     notices, errors = [], []
+    line, counted = 1, 0
     for index, start in enumerate(starts, start=1):
         end = starts[index] if index < len(starts) else len(text)
-        line = text.count("\n", 0, start) + 1
+        line += text.count("\n", counted, start)  # from the previous notice on: linear in the page
+        counted = start
         try:
             notice = parse_notice(text[start:end], known_tags=known_tags, known_locations=known_locations)
         except PmbError as error:
@@ -246,14 +250,25 @@ def parse_page(
 def _normalise(text: str) -> str:
     """Unify line ends and spaces and drop the pipe-separated layout's cell borders, line by line."""
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\u00a0", " ")
-    lines = (re.sub(r"^[ \t]*\|[ \t]*|[ \t]*\|[ \t]*$", "", line.rstrip()) for line in text.split("\n"))
-    return "\n".join(re.sub(r":[ \t]*\|[ \t]*", ": ", line) for line in lines)
+    return "\n".join(re.sub(r":[ \t]*\|[ \t]*", ": ", _without_borders(line)) for line in text.split("\n"))
+
+
+def _without_borders(line: str) -> str:
+    """A line without the `|` that opens and the one that closes it, nor the blanks around them."""
+    line = line.rstrip()
+    if line.lstrip(" \t").startswith("|"):
+        line = line.lstrip(" \t")[1:].lstrip(" \t")
+    if line.endswith("|"):
+        line = line[:-1].rstrip(" \t")
+    return line
 
 
 def parse_notice(
     chunk: str, *, known_tags: Iterable[str] = PMB_MULTIWORD_TAGS, known_locations: Iterable[str] = ()
 ) -> PmbNotice:
     """Read one notice, from its `Titre :` to the next notice's."""
+    if "\x00" in chunk:  # no text holds one; PostgreSQL could not store it either
+        raise PmbError(_("caractère nul (0x00) dans la notice : le fichier est abîmé."))
     fields = _detailed_fields(chunk)
     title = " ".join(fields.get("title", "").split())
     if not title:
@@ -307,7 +322,9 @@ def _detailed_fields(view: str) -> dict[str, str]:
 def _view_end(chunk: str, title: str) -> int:
     """Where the detailed view stops: the ISBD summary line, else the exemplaires or documents."""
     ends = [len(chunk)]
-    isbd = re.compile(re.escape(title) + r"\s*\[[^\]\n]*\]\s*/")
+    # The bracket holds the document type (`[objet à 3 dimensions, artefacts, ...]`): bounded, so a
+    # title repeated before many `[` without `]` costs no more than the text.
+    isbd = re.compile(re.escape(title) + r"\s*\[[^\]\n]{0,200}\]\s*/")
     title_label = _NOTICE_START_RE.match(chunk)
     search_from = title_label.end() if title_label else 0
     match = isbd.search(chunk, search_from)
@@ -346,10 +363,12 @@ def _publishers(value: str) -> list[PmbPublisher]:
 
 def _languages(value: str) -> list[PmbLanguage]:
     value = " ".join(value.split())
-    languages = [
-        PmbLanguage(code=match["code"], name=match["name"].strip(" ;,"))
-        for match in _LANGUAGE_RE.finditer(value)
-    ]
+    languages, cursor = [], 0
+    for match in _LANGUAGE_CODE_RE.finditer(value):
+        # The name: what follows the previous language, a `;` or a parenthesis.
+        name = re.split(r"[();]", value[cursor : match.start()])[-1]
+        languages.append(PmbLanguage(code=match.group(1), name=name.strip(" ;,")))
+        cursor = match.end()
     if value and not languages:
         raise PmbError(
             _("langue illisible : « %(value)s » (attendu : « Français (fre) »).") % {"value": value}
@@ -361,24 +380,23 @@ def _category(value: str) -> PmbCategory | None:
     value = " ".join(value.split())
     if not value:
         return None
-    match = _CATEGORY_RE.match(value)
-    if not match:
+    code = _CATEGORY_CODE_RE.match(value)
+    label, family = value[code.end() :] if code else "", ""
+    if label.endswith(")") and "(" in label:  # the family in parentheses, at the end
+        label, family = label[: label.rindex("(")], label[label.rindex("(") + 1 : -1]
+    if not code or not label.strip() or any(mark in label + family for mark in "()"):
         raise PmbError(
             _("catégorie illisible : « %(value)s » (attendu : « A 406 jeu de stratégie (jeu de règles) »).")
-            % {"value": value}
+            % {"value": value[:80]}
         )
-    return PmbCategory(
-        code=" ".join(match["code"].split()),
-        label=match["label"].strip(),
-        family=(match["family"] or "").strip(),
-    )
+    return PmbCategory(code=code.group().strip(), label=label.strip(), family=family.strip())
 
 
 def _number(value: str, label: str) -> int | None:
     value = value.strip()
     if not value:
         return None
-    if not value.isdigit():
+    if not re.fullmatch(r"[0-9]{1,9}", value):
         raise PmbError(
             _("%(label)s : « %(value)s » n'est pas un nombre.") % {"label": label, "value": value[:40]}
         )
@@ -403,12 +421,18 @@ def split_tags(text: str, *, known: Iterable[str] = PMB_MULTIWORD_TAGS) -> list[
     `Economie Négociation Placement`).
     """
     words = text.split()
-    known_words = sorted({tuple(_fold(tag).split()) for tag in known if tag.strip()}, key=len, reverse=True)
+    folded = [_fold(word) for word in words]
+    # Known tags by their first word, longest first: each word is compared with a few of them only.
+    known_by_first: dict[str, list[tuple[str, ...]]] = {}
+    for tag in sorted({tuple(_fold(tag).split()) for tag in known if tag.strip()}, key=len, reverse=True):
+        known_by_first.setdefault(tag[0], []).append(tag)
     tags: list[str] = []
     position = 0
     while position < len(words):
-        folded = tuple(_fold(word) for word in words[position:])
-        match = next((tag for tag in known_words if folded[: len(tag)] == tag), None)
+        candidates = known_by_first.get(folded[position], ())
+        match = next(
+            (tag for tag in candidates if tuple(folded[position : position + len(tag)]) == tag), None
+        )
         if match:
             length = len(match)
         else:
@@ -436,19 +460,24 @@ def _copies(chunk: str, *, known_locations: Iterable[str]) -> list[PmbCopy]:
     rows = chunk[matches[-1].end() : documents.start() if documents else len(chunk)]
     rows = _COPY_HEADER_RE.sub("", " ".join(rows.split()), count=1)
     copies, leftover, cursor = [], [], 0
-    for match in _COPY_ROW_RE.finditer(rows):
-        leftover.append(rows[cursor : match.start()])
-        cursor = match.end()
-        section_label, location = _split_section_and_location(match["middle"], known_locations)
-        copies.append(
-            PmbCopy(
-                cote=match["cote"],
-                section=PmbCategory(code=" ".join(match["code"].split()), label=section_label),
-                location=location,
-                barcode=match["barcode"],
-                availability=match["availability"],
+    # Each row ends with its availability; what comes before it is cote, section, location, barcode.
+    for availability in _AVAILABILITY_RE.finditer(rows):
+        row = _copy_row(rows[cursor : availability.start()].split())
+        if row is None:
+            leftover.append(rows[cursor : availability.end()])
+        else:
+            cote, code, middle, barcode = row
+            section_label, location = _split_section_and_location(middle, known_locations)
+            copies.append(
+                PmbCopy(
+                    cote=cote,
+                    section=PmbCategory(code=code, label=section_label),
+                    location=location,
+                    barcode=barcode,
+                    availability=availability.group(),
+                )
             )
-        )
+        cursor = availability.end()
     leftover.append(rows[cursor:])
     unread = " ".join(" ".join(leftover).split())
     if unread:
@@ -461,10 +490,33 @@ def _copies(chunk: str, *, known_locations: Iterable[str]) -> list[PmbCopy]:
     return copies
 
 
+def _copy_row(words: list[str]) -> tuple[str, str, str, str] | None:
+    """(cote, section code, section and location, barcode) of a row's words, or None.
+
+    The cote is the words before the first section code (`A 410` or `A410`) that leaves at least one
+    word of section and location before the barcode, the last word, which holds a digit.
+    """
+    barcode = words[-1] if words else ""
+    if not _BARCODE_RE.fullmatch(barcode) or not any(char in "0123456789" for char in barcode):
+        return None
+    for start in range(1, len(words) - 2):
+        if _SECTION_CODE_RE.fullmatch(words[start]):
+            size = 1
+        elif _SECTION_LETTERS_RE.fullmatch(words[start]) and _SECTION_NUMBER_RE.fullmatch(words[start + 1]):
+            size = 2
+        else:
+            continue
+        if start + size < len(words) - 1:
+            code = " ".join(words[start : start + size])
+            return " ".join(words[:start]), code, " ".join(words[start + size : -1]), barcode
+    return None
+
+
 def _split_section_and_location(middle: str, known_locations: Iterable[str]) -> tuple[str, str]:
     """Split `jeu de langue Maison des Enfants`: a known site name, else the first capitalised word."""
+    folded = middle.casefold()
     for location in sorted(known_locations, key=len, reverse=True):
-        if middle.casefold().endswith(" " + location.casefold()):
+        if folded.endswith(" " + location.casefold()):
             return middle[: -len(location)].strip(), middle[-len(location) :]
     words = middle.split()
     for number, word in enumerate(words):

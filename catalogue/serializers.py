@@ -33,6 +33,11 @@ class GameLinkField(serializers.Field):
         return self.template.replace(self.PLACEHOLDER, slug)
 
 
+@extend_schema_field({"type": "string", "format": "uri-reference"})
+class GamePageLinkField(GameLinkField):
+    """A link to a game's page, relative to the site (`/jeux/quarto/`)."""
+
+
 class CategorySerializer(serializers.ModelSerializer):
     class Meta:
         model = Category
@@ -75,7 +80,7 @@ class DocumentSerializer(serializers.ModelSerializer):
 class CopySerializer(serializers.ModelSerializer):
     """A copy; expects the queryset annotated by `Copy.objects.with_availability()`."""
 
-    section = CategorySerializer(read_only=True)
+    section = CategorySerializer(read_only=True, allow_null=True)
     location = serializers.CharField(source="location.name", read_only=True)
     status_label = serializers.CharField(source="get_status_display", read_only=True)
     available = serializers.BooleanField(
@@ -102,8 +107,8 @@ class GameSerializer(serializers.ModelSerializer):
     """A game as a search result; expects the queryset annotated by `with_availability()`."""
 
     url = GameLinkField("game-detail", absolute=True)
-    page_url = GameLinkField("catalogue:game-detail")
-    category = CategorySerializer(read_only=True)
+    page_url = GamePageLinkField("catalogue:game-detail")
+    category = CategorySerializer(read_only=True, allow_null=True)
     tags = serializers.SerializerMethodField(help_text=_("Les mots-clés, par ordre alphabétique."))
     copies_count = serializers.IntegerField(read_only=True, help_text=_("Nombre d'exemplaires."))
     available_count = serializers.IntegerField(

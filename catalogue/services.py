@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
@@ -99,7 +99,8 @@ def games_import_from_pmb_files(*, paths: Iterable[str | Path], dry_run: bool = 
     report = PmbImportReport()
     for path in map(Path, paths):
         try:
-            text = path.read_text(encoding="utf-8")
+            # utf-8-sig: a byte order mark at the start (Windows editors write one) is not text.
+            text = path.read_text(encoding="utf-8-sig")
         except (OSError, UnicodeDecodeError) as error:
             report.entries.append(
                 PmbError(_("fichier illisible (%(error)s).") % {"error": error}, source=path.name)
@@ -121,11 +122,24 @@ def games_import_from_pmb_files(*, paths: Iterable[str | Path], dry_run: bool = 
 
 
 def _import_reporting_errors(notice: PmbNotice, dry_run: bool) -> NoticeImport | PmbError:
+    """Import one notice; what the database refuses is this notice's error, and the others go on."""
     try:
         return game_import_from_pmb(notice=notice, dry_run=dry_run)
-    except (ValidationError, IntegrityError) as error:
-        messages = error.messages if isinstance(error, ValidationError) else [str(error)]
+    except (ValidationError, DatabaseError) as error:
+        messages = error.messages if isinstance(error, ValidationError) else [str(error).strip()]
         return PmbError(" ".join(messages), source=notice.source, line=notice.line, index=notice.index)
+
+
+def _fitting(model, field_name: str, value: str, label: str) -> str:
+    """`value` if it fits the column, else a ValidationError naming the field (not the database's words)."""
+    limit = model._meta.get_field(field_name).max_length
+    if len(value) > limit:
+        raise ValidationError(
+            _("%(label)s : « %(start)s… » dépasse %(max)s caractères."),
+            code="too_long",
+            params={"label": label, "start": value[:10], "max": limit},
+        )
+    return value
 
 
 @transaction.atomic
@@ -244,6 +258,9 @@ def _label(field_name: str) -> str:
 
 def _category(pmb_category: PmbCategory) -> Category:
     """The category with this code; a new one keeps the notice's label, a known one gains missing words."""
+    _fitting(Category, "code", pmb_category.code, _("Catégorie"))
+    _fitting(Category, "label", pmb_category.label, _("Catégorie"))
+    _fitting(Category, "family", pmb_category.family, _("Catégorie"))
     category, created = Category.objects.get_or_create(
         code=pmb_category.code, defaults={"label": pmb_category.label, "family": pmb_category.family}
     )
@@ -268,6 +285,7 @@ def _set_authors(game: Game, authors, changes: list[str]) -> None:
                 code="unknown_role",
                 params={"role": author.role},
             )
+        _fitting(Author, "name", author.name, _("Auteur"))
         if (author.name, role) not in wanted:
             wanted.append((author.name, role))
     current = [
@@ -286,6 +304,9 @@ def _set_authors(game: Game, authors, changes: list[str]) -> None:
 def _set_publishers(game: Game, notice: PmbNotice, changes: list[str]) -> None:
     if not notice.publishers:
         return
+    for publisher in notice.publishers:
+        _fitting(Publisher, "name", publisher.name, _("Éditeur"))
+        _fitting(Publisher, "place", publisher.place, _("Lieu d'édition"))
     wanted = list(dict.fromkeys((publisher.name, publisher.place) for publisher in notice.publishers))
     current = [
         (credit.publisher.name, credit.publisher.place)
@@ -306,7 +327,9 @@ def _set_publishers(game: Game, notice: PmbNotice, changes: list[str]) -> None:
 def _set_languages(game: Game, notice: PmbNotice, changes: list[str]) -> None:
     if notice.languages:
         wanted = [
-            Language.objects.get_or_create(code=language.code, defaults={"name": language.name})[0]
+            Language.objects.get_or_create(
+                code=language.code, defaults={"name": _fitting(Language, "name", language.name, _("Langue"))}
+            )[0]
             for language in notice.languages
         ]
         _set_many(game, "languages", wanted, changes)
@@ -327,6 +350,7 @@ def _set_many(game: Game, field_name: str, wanted: list, changes: list[str]) -> 
 
 def _tag_for_name(name: str) -> Tag:
     """The tag with this name whatever its case, created with a unique slug if new."""
+    _fitting(Tag, "name", name, _("Tag"))
     tag = Tag.objects.filter(name__iexact=name).first()
     return tag or Tag.objects.create(name=name, slug=_unique_slug(Tag, name))
 
@@ -345,6 +369,7 @@ def _add_documents(game: Game, file_names: list[str], changes: list[str]) -> Non
     known = set(game.documents.values_list("file_name", flat=True))
     for position, file_name in enumerate(file_names):
         if file_name not in known:
+            _fitting(Document, "file_name", file_name, _("Document numérique"))
             Document.objects.create(game=game, file_name=file_name, position=position)
             changes.append(_("document %(name)s") % {"name": file_name})
 
@@ -359,7 +384,9 @@ def _new_copy_fields(pmb_copy: PmbCopy) -> dict:
 
 def _set_copy(game: Game, pmb_copy: PmbCopy, changes: list[str]) -> None:
     section = _category(pmb_copy.section) if pmb_copy.section else None
-    location = Location.objects.get_or_create(name=pmb_copy.location)[0]
+    location = Location.objects.get_or_create(
+        name=_fitting(Location, "name", pmb_copy.location, _("Localisation"))
+    )[0]
     copy = Copy.objects.filter(barcode=pmb_copy.barcode).first()
     if copy is None:
         copy = Copy(

@@ -280,7 +280,8 @@ def _number(values: dict, name: str, errors: list, line: int) -> int | None:
     text = values.get(name, "")
     if not text:
         return None
-    if not text.isdigit() or int(text) > NUMBER_COLUMNS[name]:
+    # ASCII digits only: str.isdigit() also accepts « ² », which int() refuses (a 500).
+    if not re.fullmatch(r"[0-9]{1,9}", text) or int(text) > NUMBER_COLUMNS[name]:
         errors.append(
             SheetError(
                 line,

@@ -29,6 +29,7 @@ GAMES_PER_PAGE = 20
 # instead of reading every match. The page /jeux/ and the facets count exactly (they read every
 # match anyway, for the category and tag counts).
 EXACT_COUNT_LIMIT = 1000
+MAX_COUNT_LIMIT = 10**9
 
 
 class GamePaginator(Paginator):
@@ -53,7 +54,9 @@ class LimitedCountPaginator(GamePaginator):
                 end = int(number) * self.per_page
             except (TypeError, ValueError):
                 end = 0  # validate_number refuses it
-            self.count_limit = max(EXACT_COUNT_LIMIT, end) + 1
+            # A page far beyond any catalogue is refused by validate_number; counting up to it would
+            # overflow PostgreSQL's bigint LIMIT.
+            self.count_limit = max(EXACT_COUNT_LIMIT, min(end, MAX_COUNT_LIMIT)) + 1
         return super().page(number)
 
     @cached_property
@@ -244,5 +247,6 @@ class CopyViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     queryset = Copy.objects.with_availability().select_related("game", "section", "location")
     serializer_class = CopyWithGameSerializer
     lookup_field = "barcode"
-    lookup_value_regex = "[^/]+"
+    # No NUL byte: PostgreSQL text cannot hold one (the query would fail), and no barcode has one.
+    lookup_value_regex = "[^/\\x00]+"
     filter_backends = []

@@ -5,6 +5,7 @@ household as `Lou 2015 ; Noa 2018` (first name and birth year); `inscrite_le` is
 """
 
 import datetime
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -89,7 +90,8 @@ def _household(text: str, line: int, errors: list) -> list[tuple[str, int]]:
         name, _space, year = person.strip().rpartition(" ")
         if not person.strip():
             continue
-        if not name or not year.isdigit() or not 1900 <= int(year) <= 2200 or len(name) > 80:
+        # ASCII digits only: str.isdigit() also accepts « ² », which int() refuses (a 500).
+        if not name or not re.fullmatch(r"[0-9]{4}", year) or not 1900 <= int(year) <= 2200 or len(name) > 80:
             errors.append(
                 SheetError(
                     line, "foyer", _("« %(value)s » : attendu « Prénom 2015 ».") % {"value": person.strip()}

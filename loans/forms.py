@@ -16,12 +16,14 @@ def copy_for_barcode(barcode: str) -> Copy:
     """The copy carrying `barcode`, or a ValidationError a form or the API can show."""
     barcode = barcode.strip()
     try:
+        if "\x00" in barcode:  # PostgreSQL text cannot hold a NUL byte, so no barcode has one
+            raise Copy.DoesNotExist
         return Copy.objects.select_related("game").get(barcode=barcode)
     except Copy.DoesNotExist:
         raise ValidationError(
             _("Aucun exemplaire ne porte le code-barres « %(barcode)s »."),
             code="unknown_barcode",
-            params={"barcode": barcode},
+            params={"barcode": barcode.replace("\x00", "\ufffd")},
         ) from None
 
 

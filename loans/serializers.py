@@ -67,7 +67,9 @@ class MemberSerializer(serializers.ModelSerializer):
         return f"{balance:.2f}"
 
     def validate(self, attrs: dict) -> dict:
-        start = attrs.get("membership_start", getattr(self.instance, "membership_start", None))
+        # A new family's start defaults to today (the model's default), as the database will write it.
+        default_start = Member._meta.get_field("membership_start").get_default()
+        start = attrs.get("membership_start", getattr(self.instance, "membership_start", default_start))
         expiry = attrs.get("membership_expiry", getattr(self.instance, "membership_expiry", None))
         if start and expiry and start > expiry:
             raise serializers.ValidationError(
@@ -82,6 +84,10 @@ class LoanSerializer(serializers.ModelSerializer):
     game = serializers.CharField(source="copy.game.title", read_only=True)
     member_name = serializers.CharField(source="member.name", read_only=True)
     overdue = serializers.SerializerMethodField()
+    # A plain string in the schema: empty while the game is out, which an enum of the three checks omits.
+    return_check = serializers.CharField(
+        read_only=True, help_text="empty while on loan, then complete | incomplete | playable"
+    )
 
     class Meta:
         model = Loan

@@ -7,6 +7,16 @@ instead of both succeeding, and never deadlock. Fees are the membership type's, 
 with none set, nothing here touches the ledger. A refusal raises
 ValidationError with a `code` and a French message that names the reason; when the reason is about
 one argument (`copy`, `member`, `component`…) the error is keyed by that argument's name.
+
+What the database guards itself: one open loan per copy, a hold's queue position, dates in order
+(named constraints), and history — PostgreSQL refuses to delete a loan, a hold or a missing piece
+(ludotheque/history.py). Three rules stay here, because a constraint sees one row and they need
+others, read at the moment of the write: the quota (the family's open loans counted against its
+membership type), the renewal limit (the membership type of today, not the one the loan began with,
+plus the queue of holds on the game) and a set-aside copy lent only to its family (the ready hold
+of another table). A trigger could count them, but it would take the same locks as these
+functions, duplicate their rules in SQL and lose their messages; the row locks below make them as
+safe against races as a constraint.
 """
 
 import datetime

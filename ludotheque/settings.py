@@ -6,11 +6,14 @@ SQLite file under var/ so a newcomer's first run needs no database server.
 """
 
 import os
+import re
+from datetime import timedelta
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -101,6 +104,24 @@ def database_from_url(url: str | None, base_dir: Path = BASE_DIR) -> dict:
     raise ImproperlyConfigured(
         f"DATABASE_URL must start with postgres:// or sqlite://, not {parts.scheme or url!r}."
     )
+
+
+def env_rate(name: str, default: str, environ=os.environ) -> str:
+    """Read a throttle rate: a number of requests per second, minute, hour or day (`300/minute`)."""
+    value = environ.get(name) or default
+    if not re.fullmatch(r"[0-9]+/(second|minute|hour|day)", value):
+        raise ImproperlyConfigured(
+            f"{name} must read like 300/minute (per second, minute, hour or day), not {value!r}."
+        )
+    return value
+
+
+def env_log_level(name: str, default: str, environ=os.environ) -> str:
+    """Read a logging level name (DEBUG, INFO, WARNING, ERROR)."""
+    value = (environ.get(name) or default).upper()
+    if value not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+        raise ImproperlyConfigured(f"{name} must be DEBUG, INFO, WARNING or ERROR, not {value!r}.")
+    return value
 
 
 def env_time_zone(name: str, default: str, environ=os.environ) -> str:
@@ -210,6 +231,7 @@ INSTALLED_APPS = [
     "django.contrib.postgres",
     "rest_framework",
     "rest_framework.authtoken",
+    "axes",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -233,6 +255,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    # Last, as django-axes requires: it answers a locked-out login with the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "ludotheque.urls"
@@ -249,6 +274,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.csp",
             ],
         },
     },
@@ -262,6 +288,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+# django-axes checks each login attempt first, for the site's login page and the admin's alike.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -296,9 +327,34 @@ CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
+# How many reverse proxies stand in front of the site, each appending to X-Forwarded-For: the
+# client's address (throttles, login lockouts) is then read from there (ludotheque.api.client_ip).
+PROXY_COUNT = env_int("PROXY_COUNT", 0)
 if env_bool("SECURE_PROXY_SSL_HEADER", False):
     # Behind a reverse proxy that terminates TLS and sets X-Forwarded-Proto.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# Logins: after LOGIN_FAILURE_LIMIT failures within LOGIN_COOLOFF_MINUTES, an account is locked, and
+# so is the address they came from (both, separately: guessing many accounts from one address, or
+# one account from many addresses); a success resets the count. Attempts are kept in the database,
+# so every gunicorn worker sees them. `python manage.py axes_reset` unlocks everything.
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "ludotheque.login.locked_out"
+AXES_CLIENT_IP_CALLABLE = "ludotheque.api.client_ip"
+AXES_DISABLE_ACCESS_LOG = True  # no log of successful logins: nothing the library needs to keep
+AXES_VERBOSE = False
+
+# The API's throttles (ludotheque/api.py), per client address (per account once logged in): the
+# rules engine's computations, open to anyone, and every other call, anonymous or with a token.
+# Counters live in the cache: each gunicorn worker's memory unless CACHES says otherwise.
+API_THROTTLE_RATES = {
+    "anon": env_rate("API_THROTTLE_ANON", "600/minute"),
+    "user": env_rate("API_THROTTLE_USER", "1200/minute"),
+    "rules": env_rate("API_THROTTLE_RULES", "300/minute"),
+}
 
 # E-mail (the notices to families): EMAIL_URL, and the sender's address.
 MAILERS = {"default": mailer_from_url(os.environ.get("EMAIL_URL"), DEBUG)}
@@ -311,11 +367,18 @@ SITE_URL = env_url("SITE_URL", "http://127.0.0.1:8000")
 TASKS = {"default": {"BACKEND": env_choice("TASKS_BACKEND", "immediate", TASK_BACKENDS)}}
 
 REST_FRAMEWORK = {
+    "DEFAULT_PARSER_CLASSES": [
+        "ludotheque.api.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_THROTTLE_CLASSES": ["ludotheque.api.AnonThrottle", "ludotheque.api.UserThrottle"],
+    "NUM_PROXIES": PROXY_COUNT,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 20,
@@ -330,4 +393,45 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+}
+
+# Errors: every unhandled exception (a 500) is logged with its traceback to stderr, which gunicorn
+# or systemd keeps, and mailed to ADMINS when set (`ADMINS=alice@example.org,bob@example.org`).
+ADMINS = env_list("ADMINS", [])
+LOG_LEVEL = env_log_level("LOG_LEVEL", "WARNING")
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"}},
+    "filters": {"require_debug_false": {"()": "django.utils.log.RequireDebugFalse"}},
+    "handlers": {
+        "stderr": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "mail_admins": {
+            "class": "django.utils.log.AdminEmailHandler",
+            "level": "ERROR",
+            "filters": ["require_debug_false"],
+        },
+    },
+    "root": {"handlers": ["stderr"], "level": LOG_LEVEL},
+    "loggers": {
+        # Django's request errors (500s with their traceback, 4xx as warnings) and security events;
+        # mail_admins sends the errors, and nothing while ADMINS is empty.
+        "django": {"handlers": ["stderr", "mail_admins"], "level": LOG_LEVEL, "propagate": False},
+        "django.server": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
+    },
+}
+
+# Content-Security-Policy (Django's own middleware): scripts, styles, images and fonts from this
+# site only, no inline script or style (the pages' little JavaScript is in static/js/), no plugin,
+# no framing, forms posted here only. Uploaded documents are served with a stricter one
+# (README, Production).
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
 }

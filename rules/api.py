@@ -13,10 +13,11 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiRespo
 from rest_framework import viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ParseError
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
+
+from ludotheque.api import JSONParser, RulesThrottle
 
 from .engine import GameRules, InvalidInput
 from .inputs import error_messages
@@ -81,10 +82,13 @@ def invalid(error: InvalidInput) -> Response:
     return Response(error_messages(error), status=400)
 
 
-def malformed() -> Response:
-    return Response(
-        {"non_field_errors": [_("Le corps de la requête doit être un objet JSON valide.")]}, status=400
-    )
+def malformed(error: ParseError) -> Response:
+    """400 for a body that is no JSON: the parser's own words when it said why (too deep…), else ours."""
+    if error.get_codes() == "parse_error":
+        message = _("Le corps de la requête doit être un objet JSON valide.")
+    else:
+        message = str(error.detail)
+    return Response({"non_field_errors": [message]}, status=400)
 
 
 class RulesViewSet(viewsets.ViewSet):
@@ -96,6 +100,13 @@ class RulesViewSet(viewsets.ViewSet):
     lookup_field = "slug"
     lookup_value_regex = "[-a-z0-9_]+"
 
+    def get_throttles(self) -> list:
+        """The computations count against their own rate, on top of the anonymous one."""
+        throttles = super().get_throttles()
+        if self.action in ("setup", "score", "check"):
+            throttles.append(RulesThrottle())
+        return throttles
+
     def _rules(self, slug: str, feature: str | None = None) -> GameRules:
         rules = game_rules(slug)
         if rules is None or (feature is not None and feature not in rules.features):
@@ -103,10 +114,11 @@ class RulesViewSet(viewsets.ViewSet):
         return rules
 
     def _body(self, request: Request):
+        """The parsed body, or the ParseError that says why there is none."""
         try:
             return request.data
-        except ParseError:
-            return None
+        except ParseError as error:
+            return error
 
     @extend_schema(responses=RulesGameSerializer(many=True))
     def list(self, request: Request) -> Response:
@@ -154,8 +166,8 @@ class RulesViewSet(viewsets.ViewSet):
     def score(self, request: Request, slug: str) -> Response:
         rules = self._rules(slug, "score")
         body = self._body(request)
-        if body is None:
-            return malformed()
+        if isinstance(body, ParseError):
+            return malformed(body)
         try:
             result = rules.run_score(body)
         except InvalidInput as error:
@@ -175,8 +187,8 @@ class RulesViewSet(viewsets.ViewSet):
     def check(self, request: Request, slug: str) -> Response:
         rules = self._rules(slug, "check")
         body = self._body(request)
-        if body is None:
-            return malformed()
+        if isinstance(body, ParseError):
+            return malformed(body)
         try:
             result = rules.run_check(body)
         except InvalidInput as error:

@@ -7,6 +7,8 @@ formset checks each one against the lines posted with it (not deleted), and save
 
 from __future__ import annotations
 
+import re
+
 from django import forms
 from django.contrib import admin
 from django.core.exceptions import ValidationError
@@ -85,7 +87,7 @@ class DeclaredLineFormSet(BaseInlineFormSet):
 def posted_line_keys(data, prefix: str = LINES_PREFIX) -> dict[str, str]:
     """The lines posted with a sheet and not deleted: {key: label} (a blank key is taken from the label)."""
     raw_total = str(data.get(f"{prefix}-TOTAL_FORMS", "0")).strip()
-    total = min(int(raw_total), MAX_POSTED_LINES) if raw_total.isdigit() else 0
+    total = min(int(raw_total), MAX_POSTED_LINES) if re.fullmatch(r"[0-9]{1,9}", raw_total) else 0
     keys: dict[str, str] = {}
     for index in range(total):
         if DELETE_BOX.value_from_datadict(data, None, f"{prefix}-{index}-DELETE"):
@@ -204,7 +206,7 @@ class DeclaredSheetAdmin(LibrarianAccessMixin, admin.ModelAdmin):
         # « Déclarer une feuille de score » on a notice's rules page links here with ?game=<id>.
         initial = super().get_changeform_initial_data(request)
         game = str(request.GET.get("game", ""))
-        if game.isdigit():
+        if re.fullmatch(r"[0-9]{1,18}", game):
             initial["game"] = int(game)
         return initial
 

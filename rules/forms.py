@@ -32,6 +32,7 @@ from .inputs import (
     render_text,
     translate,
 )
+from .models import REVISION_MAX_LENGTH
 
 DEFAULT_PLAYERS = 3  # what the calculator and the sheet show first, within the game's range
 MAX_SHEET_PLAYERS = 12  # columns of an online sheet for games with no maximum (Martian Dice)
@@ -289,6 +290,13 @@ def check_display(game: GameRules, form: CheckForm) -> dict | None:
 class RevisionForm(forms.Form):
     content = forms.CharField(
         label=_("Texte de la page"),
+        max_length=REVISION_MAX_LENGTH,
+        error_messages={
+            "max_length": _(
+                "Une version tient en %(limit_value)s caractères au plus ; ce texte en compte %(show_value)s. "
+                "Raccourcissez-le, ou mettez une partie des règles dans un document joint à la notice."
+            )
+        },
         widget=forms.Textarea(attrs={"rows": 28, "spellcheck": "true", "class": "wiki-source"}),
     )
     summary = forms.CharField(

@@ -1,7 +1,10 @@
 """A small, safe MediaWiki subset → HTML, and the splitting of a rules page into sections.
 
 Everything is escaped first; only the markup below becomes HTML, so a page's text can never inject
-a tag or an attribute. Supported (what our pages and the BGA wiki pages of seed 003 use):
+a tag or an attribute. Rendering is linear in the text: every regular expression here is anchored or
+starts at a fixed character, and none has nested or overlapping quantifiers (a `(?:a+ *)+` on a
+table cell once took minutes on 70 characters); what would need one is parsed by hand. Supported
+(what our pages and the BGA wiki pages of seed 003 use):
 
 - headings `= h =` … `====== h ======` (levels 1 and 2 both become <h2>, 3 → <h3>…),
 - paragraphs separated by blank lines, `----` rules, `<br>`,
@@ -77,7 +80,9 @@ PLACEHOLDER = "\ue000{}\ue001"
 PLACEHOLDER_RE = re.compile("\ue000([0-9]+)\ue001")
 PRIVATE_USE = re.compile("[\ue000\ue001]")
 INTERNAL_LINK = re.compile(r"\[\[([^\[\]|\n]+)(?:\|([^\[\]\n]*))?\]\]")
-EXTERNAL_LINK = re.compile(r"\[((?:https?://|mailto:)[^\s\[\]<>\"]+)(?:[ \t]+([^\[\]\n]*))?\]")
+# The label starts after one blank (the rest is stripped): `[ \t]+` followed by a label that may
+# itself hold blanks made the engine try every split of a long run of spaces (quadratic).
+EXTERNAL_LINK = re.compile(r"\[((?:https?://|mailto:)[^\s\[\]<>\"]+)(?:[ \t]([^\[\]\n]*))?\]")
 BREAK = re.compile(r"&lt;br\s*/?&gt;", re.IGNORECASE)
 APOSTROPHES = re.compile(r"''+")
 
@@ -212,28 +217,56 @@ def plain_text(raw: str) -> str:
 
 # --- blocks --------------------------------------------------------------------------------------
 
-HEADING = re.compile(r"^(={1,6})(.+?)(={1,6})\s*$")
+HEADING_SIGNS = 6
 LIST_ITEM = re.compile(r"^([*#]+)\s*(.*)$")
 HTML_LIST_OPEN = re.compile(r"^<(ol|ul)\s*>$", re.IGNORECASE)
 HTML_LIST_CLOSE = re.compile(r"^</(ol|ul)\s*>$", re.IGNORECASE)
-HTML_LIST_ITEM = re.compile(r"^<li\s*>(.*?)(?:</li\s*>)?$", re.IGNORECASE)
-CELL_ATTRIBUTES = re.compile(r"""^\s*(?:[A-Za-z-]+\s*=\s*(?:"[^"]*"|'[^']*'|[^\s|"']+)\s*)+$""")
-KEPT_ATTRIBUTE = re.compile(r"""\b(colspan|rowspan|scope)\s*=\s*["']?([A-Za-z0-9]+)["']?""", re.IGNORECASE)
+HTML_LIST_ITEM_START = re.compile(r"^<li\s*>", re.IGNORECASE)
+HTML_LIST_ITEM_END = re.compile(r"</li\s*>$", re.IGNORECASE)
+# One `name = value` of a table cell's attributes, matched at a given position, one after the other
+# (`colspan="2" style="…"`): the name, the blanks, the sign and the value never match the same characters.
+CELL_ATTRIBUTE = re.compile(r"""([A-Za-z-]+)\s*=\s*("[^"]*"|'[^']*'|[^\s|"']+)\s*""")
 SCOPES = {"row", "col", "rowgroup", "colgroup"}
 
 
 def heading_level(line: str) -> tuple[int, str] | None:
-    """(level, text) of a heading line, or None."""
-    match = HEADING.match(line.strip())
-    if not match:
+    """(level, text) of a heading line (`== text ==`, 1 to 6 signs on each side), or None."""
+    line = line.strip()
+    leading = len(line) - len(line.lstrip("="))
+    trailing = len(line) - len(line.rstrip("="))
+    if not leading or not trailing or leading == len(line):
         return None
-    opening, text, closing = match.groups()
-    level = min(len(opening), len(closing))
+    # Up to six signs open and close; more belong to the text.
+    opening, closing = min(leading, HEADING_SIGNS), min(trailing, HEADING_SIGNS)
+    text = line[opening : len(line) - closing]
+    level = min(opening, closing)
     # Unbalanced signs belong to the text, as MediaWiki reads them.
-    text = "=" * (len(opening) - level) + text + "=" * (len(closing) - level)
+    text = "=" * (opening - level) + text + "=" * (closing - level)
     if not text.strip():
         return None
     return level, text.strip()
+
+
+def cell_attributes(head: str) -> dict[str, str] | None:
+    """The harmless attributes (colspan, rowspan, scope) of a cell's `style="…" colspan=2`.
+
+    None when `head` is not a list of attributes at all: then the `|` was part of the cell's text.
+    """
+    position = len(head) - len(head.lstrip())
+    if position == len(head):
+        return None
+    kept: dict[str, str] = {}
+    while position < len(head):
+        match = CELL_ATTRIBUTE.match(head, position)
+        if match is None:
+            return None
+        name, value = match.group(1).lower(), match.group(2).strip("\"'")
+        if name in ("colspan", "rowspan") and re.fullmatch(r"[0-9]{1,2}", value) and 0 < int(value) <= 50:
+            kept[name] = value
+        elif name == "scope" and value.lower() in SCOPES:
+            kept[name] = value.lower()
+        position = match.end()
+    return kept
 
 
 class _Renderer:
@@ -349,18 +382,12 @@ class _Renderer:
 
     def _cell_content(self, raw: str) -> tuple[str, dict]:
         """Split `attributes | content`; only harmless attributes are kept."""
-        attributes: dict[str, str] = {}
         if "|" in raw:
             head, rest = raw.split("|", 1)
-            if CELL_ATTRIBUTES.match(head):
-                for name, value in KEPT_ATTRIBUTE.findall(head):
-                    name = name.lower()
-                    if name in ("colspan", "rowspan") and value.isdigit() and 0 < int(value) <= 50:
-                        attributes[name] = value
-                    elif name == "scope" and value.lower() in SCOPES:
-                        attributes[name] = value.lower()
-                raw = rest
-        return raw.strip(), attributes
+            attributes = cell_attributes(head)
+            if attributes is not None:
+                return rest.strip(), attributes
+        return raw.strip(), {}
 
     def _cell(self, raw: str, header: bool) -> dict:
         content, attributes = self._cell_content(raw)
@@ -430,8 +457,11 @@ class _Renderer:
         if self.html_lists and HTML_LIST_CLOSE.match(stripped):
             self.html_list_close()
             return
-        if self.html_lists and (match := HTML_LIST_ITEM.match(stripped)):
-            self.html_list_item(match.group(1))
+        if self.html_lists and (match := HTML_LIST_ITEM_START.match(stripped)):
+            content = stripped[match.end() :]
+            if end := HTML_LIST_ITEM_END.search(content):
+                content = content[: end.start()]
+            self.html_list_item(content)
             return
         if match := LIST_ITEM.match(stripped):
             self.list_item(match.group(1), match.group(2))
@@ -485,7 +515,7 @@ def split_sections(source: str) -> list[Section]:
         else:
             chunks[-1][1].append(line)
     sections = []
-    used: set[str] = set()
+    used: dict[str, int] = {}
     for index, (title, lines) in enumerate(chunks):
         body = to_html("\n".join(lines))
         if index == 0 and not body:
@@ -495,10 +525,14 @@ def split_sections(source: str) -> list[Section]:
     return sections
 
 
-def _anchor(title: str, used: set[str]) -> str:
+def _anchor(title: str, used: dict[str, int]) -> str:
+    """A unique anchor: `materiel`, then `materiel-2`…; `used` keeps each base's last suffix, so that
+    a page of a thousand sections of the same title takes no more than a thousand steps."""
     base = normalise(title).replace(" ", "-") or "section"
-    anchor, suffix = base, 2
+    anchor, suffix = base, used.get(base, 1)
     while anchor in used:
-        anchor, suffix = f"{base}-{suffix}", suffix + 1
-    used.add(anchor)
+        suffix += 1
+        anchor = f"{base}-{suffix}"
+    used[base] = suffix
+    used.setdefault(anchor, 1)
     return anchor

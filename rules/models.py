@@ -4,13 +4,21 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Length
+from django.db.models.lookups import LessThanOrEqual
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import cached_property
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
+
+from .markup import Section, split_sections
 
 # The name recorded on revisions written by the fixtures loader (`load_rule_pages`).
 LOADER_AUTHOR = "Ludothèque"
+# The longest text a revision holds, in characters: five times the longest rules page (7 Wonders,
+# 17,000), and a bound on what saving, rendering and comparing a revision may cost.
+REVISION_MAX_LENGTH = 100_000
 
 
 class RulePage(models.Model):
@@ -48,7 +56,25 @@ class RulePage(models.Model):
 class RevisionQuerySet(models.QuerySet):
     def for_history(self) -> "RevisionQuerySet":
         """Newest first, with the authors, as the history page lists them."""
-        return self.select_related("author").order_by("-number")
+        return self.select_related("author").order_by("-number").defer("content", "sections")
+
+    def create(self, **fields) -> "Revision":
+        """Save a revision with its text rendered once, now: no page, API or history view renders it again."""
+        fields.setdefault("sections", rendered_sections(fields.get("content", "")))
+        return super().create(**fields)
+
+
+def rendered_sections(content: str) -> list[dict]:
+    """A revision's text cut into sections and rendered (rules/markup.py), as Revision.sections stores it."""
+    return [
+        {
+            "kind": section.kind,
+            "title": section.title,
+            "body_html": str(section.body_html),
+            "anchor": section.anchor,
+        }
+        for section in split_sections(content)
+    ]
 
 
 class Revision(models.Model):
@@ -72,6 +98,9 @@ class Revision(models.Model):
     created_at = models.DateTimeField(_("date"), default=timezone.now)
     summary = models.CharField(_("résumé de la modification"), max_length=500, blank=True)
     content = models.TextField(_("texte"), blank=True)
+    # `content` rendered when the revision was saved (RevisionQuerySet.create): [{kind, title,
+    # body_html, anchor}]. A change to the renderer re-renders them in a data migration.
+    sections = models.JSONField(_("sections rendues"), editable=False)
     # Where an imported revision was first saved (« wiki BGA (fr) : Gamehelpalhambra », see
     # rules/wiki_import.py); empty for revisions written here.
     imported_from = models.CharField(_("importée de"), max_length=200, blank=True, default="")
@@ -99,6 +128,11 @@ class Revision(models.Model):
                 name="rules_revision_has_author_name",
                 violation_error_message=_("Une version indique toujours son auteur."),
             ),
+            models.CheckConstraint(
+                condition=LessThanOrEqual(Length("content"), REVISION_MAX_LENGTH),
+                name="rules_revision_content_max_length",
+                violation_error_message=_("Une version tient en 100 000 caractères au plus."),
+            ),
             # A revision of another wiki is imported once, however often the import runs.
             models.UniqueConstraint(
                 fields=["page", "imported_from", "created_at"],
@@ -113,6 +147,19 @@ class Revision(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("rules:revision", kwargs={"slug": self.page.slug, "number": self.number})
+
+    @property
+    def section_list(self) -> list[Section]:
+        """The stored sections, as markup.split_sections() made them when the revision was saved."""
+        return [
+            Section(
+                kind=section["kind"],
+                title=section["title"],
+                body_html=mark_safe(section["body_html"]),  # noqa: S308 - rendered by markup.py, which escapes
+                anchor=section["anchor"],
+            )
+            for section in self.sections
+        ]
 
     @property
     def by_loader(self) -> bool:

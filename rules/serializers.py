@@ -12,7 +12,7 @@ from rest_framework import serializers
 
 from .engine import GameRules, ScoreResult, Setup, SetupResult
 from .inputs import render_text, translate
-from .markup import SectionKind, split_sections
+from .markup import SectionKind
 from .models import RulePage
 
 
@@ -111,7 +111,7 @@ def page_data(rules: GameRules, page: RulePage | None) -> dict:
         "title": page.title if page else rules.title,
         "sections": [
             {"kind": section.kind, "title": section.title, "body_html": str(section.body_html)}
-            for section in (split_sections(revision.content) if revision else [])
+            for section in (revision.section_list if revision else [])
         ],
         "setup_schema": rules.setup_schema(),
         "score_schema": rules.score_schema(),

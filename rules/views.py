@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from catalogue.access import staff_required
 from catalogue.models import Game
 
-from .diff import diff_rows
+from .diff import TooDifferent, diff_rows
 from .engine import GameRules
 from .forms import CheckForm, RevisionForm, SetupForm, check_display
 from .inputs import render_text, translate
@@ -163,7 +163,7 @@ def page_detail(request: HttpRequest, slug: str) -> HttpResponse:
         raise Http404(_("Aucune page de règles ne porte cet identifiant."))
     revision = page.current_revision if page else None
     tools = _tools(rules, slug)
-    sections, leftover = _place_tools(split_sections(revision.content) if revision else [], tools)
+    sections, leftover = _place_tools(revision.section_list if revision else [], tools)
     context = {
         "page": page,
         "rules": rules,
@@ -358,7 +358,7 @@ def revision_detail(request: HttpRequest, slug: str, number: int) -> HttpRespons
         "page": page,
         "revision": revision,
         "current": page.current_revision,
-        "sections": split_sections(revision.content),
+        "sections": revision.section_list,
     }
     return render(request, "rules/revision.html", context)
 
@@ -386,5 +386,9 @@ def revision_diff(request: HttpRequest, slug: str) -> HttpResponse:
     if new_number not in found or old_number not in found:
         raise Http404(_("Cette version n'existe pas."))
     old, new = found[old_number], found[new_number]
-    context = {"page": page, "old": old, "new": new, "rows": diff_rows(old.content, new.content)}
+    context = {"page": page, "old": old, "new": new}
+    try:
+        context["rows"] = diff_rows(old.content, new.content)
+    except TooDifferent:
+        context["too_different"] = True
     return render(request, "rules/diff.html", context)

@@ -35,8 +35,21 @@ SOURCE_PREFIX = "wiki BGA (fr) : "
 GAME_HELP_PREFIX = "Gamehelp"
 
 TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$")
-# « Bourjn : Ajout du coût… » or « Bourjn : » (no summary); MediaWiki user names hold no colon.
-CONTRIBUTOR = re.compile(r"^(?P<name>[^:\n]+?)\s+:(?:\s+(?P<summary>.*))?$")
+
+
+def contributor(line: str) -> tuple[str, str] | None:
+    """(name, summary) of « Bourjn : Ajout du coût… » or « Bourjn : » (no summary), else None.
+
+    MediaWiki user names hold no colon: the name is what comes before the first one, then a blank.
+    Cut by hand: the expression it replaced (a lazy name, then blanks it could also hold) tried
+    every split of a long line of blanks.
+    """
+    name, colon, summary = line.partition(":")
+    if not colon or not name.strip() or "\n" in name or name == name.rstrip():
+        return None
+    if summary and summary == summary.lstrip():
+        return None
+    return name.strip(), summary.strip()
 
 
 @dataclass(frozen=True)
@@ -71,10 +84,10 @@ def _header_at(lines: list[str], index: int) -> tuple[int, int] | None:
     stamp = _next_filled(lines, index + 1)
     if stamp is None or not TIMESTAMP.match(lines[stamp].strip()):
         return None
-    contributor = _next_filled(lines, stamp + 1)
-    if contributor is None or not CONTRIBUTOR.match(lines[contributor].strip()):
+    contributor_line = _next_filled(lines, stamp + 1)
+    if contributor_line is None or contributor(lines[contributor_line].strip()) is None:
         return None
-    return stamp, contributor
+    return stamp, contributor_line
 
 
 def contributions_parse(text: str) -> list[WikiRevision]:
@@ -90,17 +103,18 @@ def contributions_parse(text: str) -> list[WikiRevision]:
         starts.append((index, *header))
         index = header[1] + 1
     revisions = []
-    for position, (start, stamp, contributor) in enumerate(starts):
+    for position, (start, stamp, contributor_line) in enumerate(starts):
         end = starts[position + 1][0] if position + 1 < len(starts) else len(lines)
-        match = CONTRIBUTOR.match(lines[contributor].strip())
-        assert match is not None  # checked by _header_at
+        found = contributor(lines[contributor_line].strip())
+        assert found is not None  # checked by _header_at
+        name, summary = found
         revisions.append(
             WikiRevision(
                 title=lines[start].strip(),
                 saved_at=datetime.strptime(lines[stamp].strip(), "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC),
-                contributor=match.group("name").strip(),
-                summary=(match.group("summary") or "").strip(),
-                content="\n".join(lines[contributor + 1 : end]).strip("\n"),
+                contributor=name,
+                summary=summary,
+                content="\n".join(lines[contributor_line + 1 : end]).strip("\n"),
                 line=start + 1,
             )
         )

@@ -22,6 +22,14 @@ CHROMIUM_ARGS = [
 PASSWORD = "motdepasse-de-test-42"
 
 
+@pytest.fixture(autouse=True)
+def fresh_throttles():
+    """Each test starts with no API call counted: the throttles' counters live in the cache."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture
 def staff_user(db):
     """A librarian: staff, may use the desk and the admin."""
@@ -58,11 +66,21 @@ def browser():
 
 @pytest.fixture
 def page(browser):
-    """A fresh browser tab in French, closed after the test."""
+    """A fresh browser tab in French, closed after the test.
+
+    Anything the Content-Security-Policy blocked (an inline script or style, a foreign asset) fails
+    the test: every browser test also proves its pages work under the policy.
+    """
     context = browser.new_context(locale="fr-BE")
     tab = context.new_page()
+    blocked: list[str] = []
+    tab.on(
+        "console",
+        lambda message: blocked.append(message.text) if "Content Security Policy" in message.text else None,
+    )
     yield tab
     context.close()
+    assert not blocked, f"blocked by the Content-Security-Policy: {blocked}"
 
 
 def text_of(response) -> str:

@@ -22,10 +22,23 @@ def _row_counts() -> dict[str, int]:
 
 @pytest.mark.django_db
 def test_load_demo_twice_changes_nothing_the_second_time():
-    call_command("load_demo", stdout=StringIO())
+    call_command("load_demo", "--force", stdout=StringIO())
     first = _row_counts()
-    call_command("load_demo", stdout=StringIO())
+    call_command("load_demo", "--force", stdout=StringIO())
     assert _row_counts() == first
+
+
+@pytest.mark.django_db
+def test_load_demo_refuses_when_debug_is_off_unless_forced(settings):
+    from django.contrib.auth import get_user_model
+    from django.core.management import CommandError
+
+    settings.DEBUG = False
+    with pytest.raises(CommandError, match="DEBUG is off"):
+        call_command("load_demo", stdout=StringIO())
+    assert not get_user_model().objects.filter(username="benevole").exists()
+    call_command("load_demo", "--force", stdout=StringIO())
+    assert get_user_model().objects.filter(username="benevole").exists()
 
 
 def _free_port() -> int:

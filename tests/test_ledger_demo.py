@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_the_demo_has_a_late_fee_owed_and_a_deposit_held():
-    call_command("load_demo", stdout=io.StringIO())
+    call_command("load_demo", "--force", stdout=io.StringIO())
     owing = Member.objects.owing().get()
     assert owing.card_barcode == "M0003"
     late_fee = Entry.objects.get(kind=Kind.LATE_FEE)
@@ -28,5 +28,5 @@ def test_the_demo_has_a_late_fee_owed_and_a_deposit_held():
     # The loans demo is as it was: the money demo's late loan is closed.
     assert Loan.objects.open().count() == 4 and Loan.objects.overdue().count() == 2
 
-    call_command("load_demo", stdout=io.StringIO())
+    call_command("load_demo", "--force", stdout=io.StringIO())
     assert Entry.objects.count() == 2

@@ -203,7 +203,7 @@ def test_the_orm_never_updates_or_deletes_an_entry(family, staff_user):
         "DELETE FROM ledger_entry",
         "UPDATE ledger_membership SET price = 0",
         "DELETE FROM ledger_membership",
-        "UPDATE ledger_tillclosure SET cash_counted = 0",
+        "UPDATE ledger_tillclosure SET cash_counted = 1",
         "DELETE FROM ledger_tillclosure",
     ],
 )
@@ -221,7 +221,7 @@ def test_postgresql_refuses_to_change_or_delete_the_ledgers_history(family, staf
     counts = (Entry.objects.count(), Membership.objects.count(), TillClosure.objects.count())
     assert counts == (1, 1, 1)
     with (
-        pytest.raises(IntegrityError, match="append-only"),
+        pytest.raises(IntegrityError, match="refused"),
         transaction.atomic(),
         connection.cursor() as cursor,
     ):
@@ -235,7 +235,11 @@ def test_postgresql_refuses_an_entry_dated_into_a_closed_till_period(family, sta
     site = make_site()
     earlier = timezone.now() - datetime.timedelta(hours=1)
     services.till_close(site=site, staff=staff_user, cash_counted=Decimal("0"))
-    with pytest.raises(IntegrityError, match="closed"), transaction.atomic(), connection.cursor() as cursor:
+    with (
+        pytest.raises(IntegrityError, match="the till of site .* is closed"),
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
         cursor.execute(
             "INSERT INTO ledger_entry (member_id, kind, amount, method, cheque_number, recorded_at, site_id,"
             " clerk_id, waived, note) VALUES (%s, 'other', 5, '', '', %s, %s, %s, false, 'glissé')",

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def demo():
     out = io.StringIO()
-    call_command("load_demo", stdout=out)
+    call_command("load_demo", "--force", stdout=out)
     return out.getvalue()
 
 
@@ -34,6 +34,12 @@ def test_the_demo_has_families_with_current_and_late_loans_a_hold_and_an_incompl
     assert not Member.objects.get(card_barcode="M0004").membership_is_valid()
 
 
+def log_in(client, username: str, password: str) -> None:
+    """Through the login page, as a person does (every login goes through the lockout check)."""
+    response = client.post(reverse("login"), {"username": username, "password": password})
+    assert response.status_code == 302, response.content
+
+
 def test_the_demo_s_week_has_its_openings_its_christmas_closure_and_its_notices(demo):
     from notices.models import Notice
     from opening.models import Closure, OpeningHours
@@ -49,19 +55,19 @@ def test_the_demo_s_week_has_its_openings_its_christmas_closure_and_its_notices(
         ("M0003", "letter"),
     ]
     assert "2 e-mail(s) handed to the tasks backend, 1 letter(s) to print" in demo
-    call_command("load_demo", stdout=io.StringIO())
+    call_command("load_demo", "--force", stdout=io.StringIO())
     assert Notice.objects.count() == 3  # run again: nobody is told twice
 
 
 def test_the_demo_prints_the_desk_account_and_it_opens_the_desk(client, demo):
     assert "benevole / ludotheque" in demo
-    assert client.login(username="benevole", password="ludotheque")
+    log_in(client, "benevole", "ludotheque")
     assert client.get(reverse("loans:desk")).status_code == 200
     assert client.get(reverse("admin:loans_member_changelist")).status_code == 200
 
 
 def test_the_demo_family_account_reads_its_loans(client, demo):
-    assert client.login(username="famille", password="ludotheque")
+    log_in(client, "famille", "ludotheque")
     html = client.get(reverse("loans:account")).content.decode()
     assert "Alex Tartempion" in html and "7 Wonders" in html
     assert client.get(reverse("loans:desk")).status_code == 403

@@ -526,6 +526,49 @@ def test_a_barcode_already_used_by_two_games_is_an_error(seeds_imported, tmp_pat
     )
 
 
+def test_a_nul_byte_in_a_notice_is_reported_and_the_others_import(db, tmp_path):
+    page = tmp_path / "page.txt"
+    page.write_text(
+        hand_made_notice("Jeu\x00 cassé", barcode="99001") + hand_made_notice("Jeu témoin", barcode="99002")
+    )
+    output = import_pmb_expecting_errors(str(page))
+    assert (
+        "page.txt:1 (notice 1) : erreur : caractère nul (0x00) dans la notice : le fichier est abîmé."
+        in output
+    )
+    assert "Créés : 1, mis à jour : 0, inchangés : 0, erreurs : 1." in output
+    assert list(Game.objects.values_list("title", flat=True)) == ["Jeu témoin"]
+
+
+def test_an_over_long_field_is_reported_and_the_others_import(db, tmp_path):
+    page = tmp_path / "page.txt"
+    page.write_text(
+        hand_made_notice("Jeu d'un auteur au long nom", barcode="99001", author="A" * 300)
+        + hand_made_notice("Jeu au titre interminable " + "x" * 300, barcode="99002")
+        + hand_made_notice("Jeu témoin", barcode="99003")
+    )
+    output = import_pmb_expecting_errors(str(page))
+    assert "(notice 1) : erreur : Auteur : « AAAAAAAAAA… » dépasse 160 caractères." in output
+    assert "(notice 2) : erreur : " in output and "200 caractères" in output
+    assert "Créés : 1, mis à jour : 0, inchangés : 0, erreurs : 2." in output
+    assert list(Game.objects.values_list("title", flat=True)) == ["Jeu témoin"]
+
+
+def test_a_superscript_digit_in_a_number_field_is_reported(db, tmp_path):
+    page = tmp_path / "page.txt"
+    page.write_text(hand_made_notice("Jeu exposant", barcode="99001", players=("²", "4")))
+    output = import_pmb_expecting_errors(str(page))
+    assert "Nombre minimum de joueurs : « ² » n'est pas un nombre." in output
+
+
+def test_a_utf8_file_with_a_byte_order_mark_is_read(db, tmp_path):
+    page = tmp_path / "page.txt"
+    page.write_bytes("\ufeff".encode() + hand_made_notice("Jeu marqué", barcode="99001").encode())
+    output = import_pmb(str(page))
+    assert "aucune notice" not in output
+    assert "Créés : 1" in output and Game.objects.get().title == "Jeu marqué"
+
+
 def test_the_command_refuses_a_missing_file(db):
     with pytest.raises(CommandError, match="Fichier introuvable"):
         call_command("import_pmb", "/nonexistent/page.txt", stdout=StringIO())

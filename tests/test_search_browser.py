@@ -12,7 +12,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("transactional_db")]
 
 @pytest.fixture
 def demo(transactional_db):
-    call_command("load_demo", stdout=StringIO())
+    call_command("load_demo", "--force", stdout=StringIO())
 
 
 def result_titles(page) -> list[str]:

@@ -13,8 +13,8 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('catalogue', '0005_copy_replacement_value_component_unit_price'),
-        ('loans', '0003_membership_type_fees_and_lost_loans'),
+        ('catalogue', '0007_copy_replacement_value_component_unit_price'),
+        ('loans', '0004_membership_type_fees_and_lost_loans'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -11,23 +11,52 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .text import Text, _, text
+from .text import Text, _, ngettext, text
 
 MISSING: Any = object()
 
 Errors = dict[str, list[Text]]
 
+# Bounds of every request, whatever the game declares, so that no input costs more than a real sheet:
+# a number without a declared maximum (or minimum) stops at ±INTEGER_LIMIT, a list without a declared
+# maximum holds LIST_LIMIT items (Martian Dice's turns), and an answer names ERRORS_LIMIT errors.
+INTEGER_LIMIT = 999_999
+LIST_LIMIT = 100
+ERRORS_LIMIT = 50
+
 
 class InvalidInput(Exception):
-    """Bad input: per-field error Texts keyed by dotted path."""
+    """Bad input: per-field error Texts keyed by dotted path, the first ERRORS_LIMIT of them."""
 
     def __init__(self, errors: Errors):
+        errors = _first_errors(errors)
         super().__init__(errors)
         self.errors = errors
 
     @classmethod
     def one(cls, path: str, message: Text) -> InvalidInput:
         return cls({path: [message]})
+
+
+def _first_errors(errors: Errors) -> Errors:
+    """The first ERRORS_LIMIT messages, then one saying how many more there are."""
+    total = sum(len(messages) for messages in errors.values())
+    if total <= ERRORS_LIMIT:
+        return errors
+    kept: Errors = {}
+    room = ERRORS_LIMIT
+    for path, messages in errors.items():
+        if room <= 0:
+            break
+        kept[path] = messages[:room]
+        room -= len(kept[path])
+    more = total - ERRORS_LIMIT
+    add_error(
+        kept,
+        "non_field_errors",
+        text(ngettext("… et %(count)s autre erreur.", "… et %(count)s autres erreurs.", more), count=more),
+    )
+    return kept
 
 
 def add_error(errors: Errors, path: str, message: Text) -> None:
@@ -82,10 +111,18 @@ class Field:
 
 @dataclass(frozen=True)
 class Integer(Field):
-    """A whole number, at least `minimum` (0 by default) and at most `maximum` when given."""
+    """A whole number, at least `minimum` (0 by default) and at most `maximum`; ±INTEGER_LIMIT when None."""
 
     minimum: int | None = 0
     maximum: int | None = None
+
+    @property
+    def low(self) -> int:
+        return self.minimum if self.minimum is not None else -INTEGER_LIMIT
+
+    @property
+    def high(self) -> int:
+        return self.maximum if self.maximum is not None else INTEGER_LIMIT
 
     def clean(self, raw: Any, path: str, errors: Errors) -> int | None:
         if isinstance(raw, bool):
@@ -102,23 +139,16 @@ class Integer(Field):
         if value is None:
             add_error(errors, path, text(_("Saisissez un nombre entier.")))
             return None
-        if self.minimum is not None and value < self.minimum:
-            add_error(
-                errors, path, text(_("La valeur doit être au moins %(minimum)s."), minimum=self.minimum)
-            )
+        if value < self.low:
+            add_error(errors, path, text(_("La valeur doit être au moins %(minimum)s."), minimum=self.low))
             return None
-        if self.maximum is not None and value > self.maximum:
-            add_error(errors, path, text(_("La valeur doit être au plus %(maximum)s."), maximum=self.maximum))
+        if value > self.high:
+            add_error(errors, path, text(_("La valeur doit être au plus %(maximum)s."), maximum=self.high))
             return None
         return value
 
     def schema(self) -> dict:
-        schema: dict = {"type": "integer"}
-        if self.minimum is not None:
-            schema["minimum"] = self.minimum
-        if self.maximum is not None:
-            schema["maximum"] = self.maximum
-        return self._describe(schema)
+        return self._describe({"type": "integer", "minimum": self.low, "maximum": self.high})
 
 
 TRUE_STRINGS = {"true", "1", "on", "yes", "oui"}
@@ -218,11 +248,15 @@ class Group(Field):
 
 @dataclass(frozen=True)
 class ListOf(Field):
-    """A list of items of one declared field type, with a length range."""
+    """A list of items of one declared field type, with a length range (LIST_LIMIT items when no maximum)."""
 
     item: Field = field(default_factory=lambda: Integer("item", ""))
     min_items: int = 0
     max_items: int | None = None
+
+    @property
+    def most_items(self) -> int:
+        return self.max_items if self.max_items is not None else LIST_LIMIT
 
     def clean(self, raw: Any, path: str, errors: Errors) -> list | None:
         if not isinstance(raw, list):
@@ -231,8 +265,8 @@ class ListOf(Field):
         if len(raw) < self.min_items:
             add_error(errors, path, text(_("Il faut au moins %(count)s éléments."), count=self.min_items))
             return None
-        if self.max_items is not None and len(raw) > self.max_items:
-            add_error(errors, path, text(_("Il faut au plus %(count)s éléments."), count=self.max_items))
+        if len(raw) > self.most_items:
+            add_error(errors, path, text(_("Il faut au plus %(count)s éléments."), count=self.most_items))
             return None
         before = sum(len(messages) for messages in errors.values())
         values = [self.item.clean(value, join_path(path, index), errors) for index, value in enumerate(raw)]
@@ -246,10 +280,14 @@ class ListOf(Field):
         return super().clean_member(container, path, errors)
 
     def schema(self) -> dict:
-        schema: dict = {"type": "array", "items": self.item.schema(), "minItems": self.min_items}
-        if self.max_items is not None:
-            schema["maxItems"] = self.max_items
-        return self._describe(schema)
+        return self._describe(
+            {
+                "type": "array",
+                "items": self.item.schema(),
+                "minItems": self.min_items,
+                "maxItems": self.most_items,
+            }
+        )
 
 
 def clean_fields(

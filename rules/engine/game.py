@@ -19,20 +19,32 @@ from .ranking import Criterion, Ranking, ScoredPlayer, rank, tie_break_rule
 from .text import Sentences, Text, _, text
 
 NAME_MAX_LENGTH = 40
+# The most players the engine sets up or scores, whatever the game: a real table, even for a game
+# whose rule book sets no limit (Martian Dice, a declared sheet without a maximum). docs/RULES_API.md.
+TABLE_LIMIT = 20
+VARIANTS_LIMIT = 20  # no game has half as many: a longer list is not a choice of variants
 
 
 @dataclass(frozen=True)
 class PlayerRange:
     minimum: int
-    maximum: int | None = None  # None: no upper limit ("2 joueurs ou plus")
+    maximum: int | None = None  # None: no upper limit in the rule book ("2 joueurs ou plus")
+
+    @property
+    def highest(self) -> int:
+        """The largest table the engine takes: the game's maximum, never more than TABLE_LIMIT."""
+        return TABLE_LIMIT if self.maximum is None else min(self.maximum, TABLE_LIMIT)
 
     def __contains__(self, count: int) -> bool:
-        return count >= self.minimum and (self.maximum is None or count <= self.maximum)
+        return self.minimum <= count <= self.highest
 
     def as_dict(self) -> dict:
         return {"min": self.minimum, "max": self.maximum}
 
-    def refusal(self) -> Text:
+    def refusal(self, count: int | None = None) -> Text:
+        """Why `count` players cannot play (the rule book's range, or a table over TABLE_LIMIT)."""
+        if count is not None and count > TABLE_LIMIT and (self.maximum is None or self.maximum > TABLE_LIMIT):
+            return text(_("Le moteur de règles compte au plus %(max)s joueurs par partie."), max=TABLE_LIMIT)
         if self.maximum is None:
             return text(_("Ce jeu se joue à partir de %(min)s joueurs."), min=self.minimum)
         if self.maximum == self.minimum:
@@ -225,14 +237,19 @@ class GameRules:
             add_error(errors, path, text(_("Saisissez une liste de variantes.")))
             return frozenset()
         known = {variant.slug for variant in self.variants}
+        if len(items) > VARIANTS_LIMIT:
+            add_error(errors, path, text(_("Indiquez au plus %(count)s variantes."), count=VARIANTS_LIMIT))
+            return frozenset()
         for item in items:
             if not isinstance(item, str) or item not in known:
+                # Only a short piece of what was sent is echoed back (it could be anything).
+                shown = item if isinstance(item, str) else type(item).__name__
                 add_error(
                     errors,
                     path,
                     text(
                         _("Variante inconnue : %(value)s. Variantes de ce jeu : %(known)s."),
-                        value=item,
+                        value=shown if len(shown) <= 40 else shown[:40] + "…",
                         known=", ".join(sorted(known)) or "—",
                     ),
                 )
@@ -251,7 +268,7 @@ class GameRules:
             add_error(errors, "players", text(_("Indiquez le nombre de joueurs (un nombre entier).")))
             return None
         if count not in self.players:
-            add_error(errors, "players", self.players.refusal())
+            add_error(errors, "players", self.players.refusal(count))
             return None
         return count
 
@@ -281,7 +298,7 @@ class GameRules:
         if not isinstance(raw_players, list):
             add_error(errors, "players", text(_("Saisissez la liste des joueurs.")))
         elif len(raw_players) not in self.players:
-            add_error(errors, "players", self.players.refusal())
+            add_error(errors, "players", self.players.refusal(len(raw_players)))
         else:
             fields = self.player_fields(variants)
             seen: set[str] = set()
@@ -404,8 +421,7 @@ class GameRules:
     def _players_schema(self, schema: dict, array: bool = False) -> dict:
         low, high = ("minItems", "maxItems") if array else ("minimum", "maximum")
         schema[low] = self.players.minimum
-        if self.players.maximum is not None:
-            schema[high] = self.players.maximum
+        schema[high] = self.players.highest
         return schema
 
     def __repr__(self) -> str:

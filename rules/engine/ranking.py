@@ -64,8 +64,9 @@ def rank(
     def can_win(player: ScoredPlayer) -> bool:
         return not player.eliminated and (eligible is None or eligible(player))
 
-    def signed(value: int | float | bool, highest_wins: bool) -> float:
-        return -float(value) if highest_wins else float(value)
+    def signed(value: int | float | bool, highest_wins: bool) -> int | float:
+        # No float(): a whole number too large for a float must not crash the ranking.
+        return -value if highest_wins else +value
 
     def sort_key(player: ScoredPlayer) -> tuple:
         return (
@@ -74,11 +75,13 @@ def rank(
             *(signed(criterion.key(player), criterion.highest_wins) for criterion in tie_breakers),
         )
 
-    keys = {player.name: sort_key(player) for player in players}
-    ranks = {
-        player.name: 1 + sum(1 for other in players if keys[other.name] < keys[player.name])
-        for player in players
-    }
+    # Sorted once (n log n): a player's rank is 1 + the number of players strictly ahead, so players
+    # with equal keys share the rank of the first of them.
+    ordered = sorted(((sort_key(player), player.name) for player in players), key=lambda pair: pair[0])
+    ranks: dict[str, int] = {}
+    for position, (key, name) in enumerate(ordered):
+        same_as_previous = position and key == ordered[position - 1][0]
+        ranks[name] = ranks[ordered[position - 1][1]] if same_as_previous else position + 1
     contenders = [player for player in players if can_win(player)]
     if not contenders:
         return Ranking(ranks, [], None, no_winner or text(_("Personne ne remporte la partie.")))
@@ -106,7 +109,7 @@ def rank(
         if len(ahead) == len(leading):
             continue
         decided_by = criterion.slug
-        behind = [values[player.name] for player in leading if player not in ahead]
+        behind = [value for value in values.values() if value != best]
         runner_up = (max if criterion.highest_wins else min)(behind)
         if len(ahead) == 1 and criterion.show_values:
             parts.append(

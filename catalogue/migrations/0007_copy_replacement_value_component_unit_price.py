@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('catalogue', '0004_barcode_sequence_and_imports'),
+        ('catalogue', '0006_document_pdf_or_image'),
     ]
 
     operations = [

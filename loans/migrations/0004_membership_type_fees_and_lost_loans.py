@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('loans', '0002_membership_notice_delays_member_language_calendar_token'),
+        ('loans', '0003_history_guarded_by_the_database'),
     ]
 
     operations = [
