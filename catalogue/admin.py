@@ -3,6 +3,7 @@
 import re
 
 from django.contrib import admin
+from django.db import models
 from django.db.models import Count
 from django.forms.models import BaseInlineFormSet
 from django.http import HttpResponseRedirect
@@ -214,8 +215,9 @@ class CopyInlineFormSet(BaseInlineFormSet):
 
 class CopyInline(LibrarianAccessMixin, admin.TabularInline):
     model = Copy
+    formfield_overrides = {models.DecimalField: {"localize": True}}
     formset = CopyInlineFormSet
-    fields = ["cote", "barcode", "section", "location", "status", "acquired_on", "notes"]
+    fields = ["cote", "barcode", "section", "location", "status", "acquired_on", "replacement_value", "notes"]
     autocomplete_fields = ["section"]
     show_change_link = True
 
@@ -240,7 +242,8 @@ class CopyInline(LibrarianAccessMixin, admin.TabularInline):
 
 class ComponentInline(LibrarianAccessMixin, admin.TabularInline):
     model = Component
-    fields = ["position", "quantity", "label"]
+    formfield_overrides = {models.DecimalField: {"localize": True}}
+    fields = ["position", "quantity", "label", "unit_price"]
     extra = 0
 
 
@@ -344,6 +347,8 @@ def print_box_stickers(modeladmin, request, queryset):
 
 @admin.register(Copy)
 class CopyAdmin(LibrarianAccessMixin, admin.ModelAdmin):
+    # Prices typed the French way (« 29,90 ») as well as with a dot.
+    formfield_overrides = {models.DecimalField: {"localize": True}}
     list_display = ["barcode", "game", "cote", "section", "location", "status", "is_available"]
     list_select_related = ["game", "section", "location"]
     list_filter = ["status", "location", AvailabilityFilter, "section"]
@@ -360,6 +365,7 @@ class CopyAdmin(LibrarianAccessMixin, admin.ModelAdmin):
         "location",
         "status",
         "acquired_on",
+        "replacement_value",
         "notes",
         "printing",
         "created_at",

@@ -303,6 +303,17 @@ class Component(models.Model):
     position = models.PositiveSmallIntegerField(_("ordre"), default=0)
     quantity = models.PositiveIntegerField(_("quantité"), default=1)
     label = models.CharField(_("pièce"), max_length=200)
+    unit_price = models.DecimalField(
+        _("prix d'une pièce (€)"),
+        max_digits=7,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        help_text=_(
+            "Facturé par pièce manquante au retour, si le type d'adhésion de la famille le prévoit ; "
+            "vide : jamais facturé."
+        ),
+    )
 
     class Meta:
         ordering = ["game_id", "position", "pk"]
@@ -313,6 +324,11 @@ class Component(models.Model):
                 condition=Q(quantity__gte=1),
                 name="catalogue_component_quantity_positive",
                 violation_error_message=_("La quantité doit être d'au moins 1."),
+            ),
+            models.CheckConstraint(
+                condition=Q(unit_price__isnull=True) | Q(unit_price__gt=0),
+                name="catalogue_component_unit_price_positive",
+                violation_error_message=_("Le prix d'une pièce doit être positif (ou laissé vide)."),
             ),
         ]
 
@@ -448,6 +464,16 @@ class Copy(models.Model):
     barcode = models.CharField(_("code-barres"), max_length=40)
     status = models.CharField(_("statut"), max_length=20, choices=Status, default=Status.ON_SHELF)
     acquired_on = models.DateField(_("date d'acquisition"), null=True, blank=True)
+    replacement_value = models.DecimalField(
+        _("valeur de remplacement (€)"),
+        max_digits=7,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        help_text=_(
+            "Facturée quand la famille perd le jeu, si son type d'adhésion le prévoit ; vide : jamais facturée."
+        ),
+    )
     notes = models.TextField(_("notes"), blank=True)
     created_at = models.DateTimeField(_("créé le"), auto_now_add=True)
     updated_at = models.DateTimeField(_("modifié le"), auto_now=True)
@@ -465,6 +491,11 @@ class Copy(models.Model):
                 violation_error_message=_("Un autre exemplaire porte déjà ce code-barres."),
                 # The code "unique" on a one-field constraint puts the error on that field in forms.
                 violation_error_code="unique",
+            ),
+            models.CheckConstraint(
+                condition=Q(replacement_value__isnull=True) | Q(replacement_value__gt=0),
+                name="catalogue_copy_replacement_value_positive",
+                violation_error_message=_("La valeur de remplacement doit être positive (ou laissée vide)."),
             ),
         ]
         indexes = [

@@ -5,6 +5,7 @@ the admin shows their history and never deletes it.
 """
 
 from django.contrib import admin
+from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from ludotheque.access import LibrarianAccessMixin, ReadOnlyHistoryMixin
@@ -15,9 +16,23 @@ from .models import Hold, HouseholdMember, Loan, Member, MembershipType, Missing
 @admin.register(MembershipType)
 class MembershipTypeAdmin(LibrarianAccessMixin, admin.ModelAdmin):
     list_display = ["name", "duration_days", "price", "loan_quota", "loan_period_days", "renewals_allowed"]
+    # Amounts typed the French way (« 0,20 ») as well as with a dot.
+    formfield_overrides = {models.DecimalField: {"localize": True}}
     fieldsets = [
         (None, {"fields": ["name", "duration_days", "price"]}),
         (_("Prêts"), {"fields": ["loan_quota", "loan_period_days", "renewals_allowed"]}),
+        (
+            _("Frais (tous facultatifs)"),
+            {
+                "fields": [
+                    "loan_fee",
+                    ("late_fee_per_day", "late_fee_cap"),
+                    "charge_missing_pieces",
+                    "charge_lost_games",
+                    "debt_limit",
+                ]
+            },
+        ),
         (
             _("Avis aux familles"),
             {

@@ -18,8 +18,10 @@ from . import services
 from .forms import copy_for_barcode
 from .models import Hold, Loan, Member
 from .serializers import (
+    ChargeSerializer,
     HoldSerializer,
     LoanCreateSerializer,
+    LoanLostSerializer,
     LoanReturnSerializer,
     LoanSerializer,
     MemberSerializer,
@@ -28,8 +30,11 @@ from .serializers import (
 CONFLICT_CODES = {"already_on_loan"}
 
 
-def refusal_response(error: DjangoValidationError, fields: dict[str, str]) -> Response:
-    """Turn a service's refusal into 409 (copy already on loan) or 400 with per-field messages."""
+def refusal_response(
+    error: DjangoValidationError, fields: dict[str, str], conflicts: set[str] = CONFLICT_CODES
+) -> Response:
+    """Turn a service's refusal into 409 (a conflict with the state, e.g. a copy already on loan) or 400
+    with per-field messages."""
     if hasattr(error, "error_dict"):
         items = [
             (fields.get(name, api_settings.NON_FIELD_ERRORS_KEY), item)
@@ -39,7 +44,7 @@ def refusal_response(error: DjangoValidationError, fields: dict[str, str]) -> Re
     else:
         items = [(api_settings.NON_FIELD_ERRORS_KEY, item) for item in error.error_list]
     for _field, item in items:
-        if item.code in CONFLICT_CODES:
+        if item.code in conflicts:
             return Response({"detail": item.messages[0], "code": item.code}, status=status.HTTP_409_CONFLICT)
     body: dict[str, list[str]] = {}
     for field, item in items:
@@ -66,6 +71,7 @@ class MemberViewSet(
         Member.objects.select_related("membership_type")
         .prefetch_related("household")
         .with_open_loan_count()
+        .with_balance()
         .order_by("name", "pk")
     )
     serializer_class = MemberSerializer
@@ -125,12 +131,33 @@ class LoanViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
                 missing=[(line["component"], line["quantity"]) for line in data["missing"]],
                 recovered=data["recovered"],
                 playable_anyway=data["playable_anyway"],
+                waive_late_fee=data["waive_late_fee"],
+                waive_missing_pieces=data["waive_missing_pieces"],
             )
         except DjangoValidationError as error:
             return refusal_response(error, {"missing": "missing", "recovered": "recovered"})
         body = LoanSerializer(result.loan).data
         body["copy_status"] = result.loan.copy.status
         body["set_aside_for"] = HoldSerializer(result.hold).data if result.hold else None
+        body["charges"] = ChargeSerializer(result.charges, many=True).data
+        return Response(body)
+
+    @extend_schema(request=LoanLostSerializer, responses={200: LoanSerializer})
+    @action(detail=True, methods=["post"])
+    def lost(self, request: Request, pk: str) -> Response:
+        """The family lost the game: close the loan, mark the copy lost, charge its replacement value."""
+        serializer = LoanLostSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            result = services.loan_declare_lost(
+                loan=self.get_object(),
+                staff=request.user,
+                waive_charge=serializer.validated_data["waive_charge"],
+            )
+        except DjangoValidationError as error:
+            return refusal_response(error, {})
+        body = LoanSerializer(result.loan).data
+        body["charges"] = ChargeSerializer(result.charges, many=True).data
         return Response(body)
 
     @extend_schema(request=None, responses={200: LoanSerializer})

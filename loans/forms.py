@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from catalogue.models import Copy, Game
 
 from .models import Loan, MissingPiece
+from .services import late_fee_due, missing_pieces_price
 
 
 def copy_for_barcode(barcode: str) -> Copy:
@@ -72,6 +73,13 @@ class ReturnForm(forms.Form):
 
     def __init__(self, *args, loan: Loan, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        membership_type = loan.member.membership_type
+        # The fees the return proposes (the membership type's; none by default), which the clerk may waive.
+        self.late_fee = late_fee_due(loan, membership_type)
+        if self.late_fee:
+            self.fields["waive_late_fee"] = forms.BooleanField(
+                label=_("Remettre les frais de retard : ne pas les facturer"), required=False
+            )
         known_missing = list(
             MissingPiece.objects.still_missing().filter(copy=loan.copy).select_related("component")
         )
@@ -93,6 +101,7 @@ class ReturnForm(forms.Form):
             self.lines.append(
                 {
                     "component": component,
+                    "unit_price": missing_pieces_price(component, 1, membership_type),
                     "expected": expected,
                     "already_missing": already[component.pk],
                     "checked": self[checked],
@@ -107,6 +116,10 @@ class ReturnForm(forms.Form):
         if known_missing:
             # The librarian already found this copy playable without these pieces.
             self.fields["playable_anyway"].initial = True
+        if any(line["unit_price"] for line in self.lines):
+            self.fields["waive_missing_pieces"] = forms.BooleanField(
+                label=_("Remettre le prix des pièces manquantes : ne pas le facturer"), required=False
+            )
 
     def clean(self) -> dict:
         cleaned = super().clean()
@@ -132,3 +145,14 @@ class ReturnForm(forms.Form):
 
     def recovered(self) -> list[MissingPiece]:
         return [line["piece"] for line in self.recovered_lines if self.cleaned_data.get(line["field"].name)]
+
+
+class LostForm(forms.Form):
+    """Confirm that a family lost a game; its replacement value, if charged, may be waived."""
+
+    def __init__(self, *args, price, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if price:
+            self.fields["waive_charge"] = forms.BooleanField(
+                label=_("Remettre la valeur de remplacement : ne pas la facturer"), required=False
+            )

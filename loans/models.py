@@ -2,6 +2,7 @@
 
 import datetime
 import secrets
+from decimal import Decimal
 
 from django.conf import settings
 from django.db import models
@@ -10,6 +11,8 @@ from django.db.models.functions import TruncMonth
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from ledger.models import member_balance
 
 # The calendar feed's secret: 32 random bytes, 43 URL-safe characters.
 CALENDAR_TOKEN_BYTES = 32
@@ -35,6 +38,46 @@ class MembershipType(models.Model):
         help_text=_("La date de retour est la date du prêt plus ce délai."),
     )
     renewals_allowed = models.PositiveSmallIntegerField(_("prolongations permises"), default=1)
+    # Fees, all off by default: the desk charges nothing unless the ludothèque sets them.
+    loan_fee = models.DecimalField(
+        _("frais par prêt (€)"),
+        max_digits=7,
+        decimal_places=2,
+        default=0,
+        help_text=_("Facturés à chaque prêt ; 0 : aucun."),
+    )
+    late_fee_per_day = models.DecimalField(
+        _("frais de retard par jour (€)"),
+        max_digits=7,
+        decimal_places=2,
+        default=0,
+        help_text=_("Proposés au retour d'un jeu en retard, par jour de retard ; 0 : aucun."),
+    )
+    late_fee_cap = models.DecimalField(
+        _("plafond des frais de retard (€)"),
+        max_digits=7,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        help_text=_("Par prêt ; vide : sans plafond."),
+    )
+    charge_missing_pieces = models.BooleanField(
+        _("facturer les pièces manquantes"),
+        default=False,
+        help_text=_("Au prix de chaque pièce fixé dans le catalogue ; remboursé si la pièce est rapportée."),
+    )
+    charge_lost_games = models.BooleanField(
+        _("facturer les jeux perdus"),
+        default=False,
+        help_text=_("À la valeur de remplacement de l'exemplaire fixée dans le catalogue."),
+    )
+    debt_limit = models.DecimalField(
+        _("plafond de dette (€)"),
+        max_digits=7,
+        decimal_places=2,
+        default=0,
+        help_text=_("Le prêt est refusé quand la famille doit plus que ce montant ; 0 : jamais refusé."),
+    )
 
     # When the families of this type are told (notices app); an empty delay switches that notice off.
     due_soon_days = models.PositiveSmallIntegerField(
@@ -111,6 +154,12 @@ class MembershipType(models.Model):
                 violation_error_message=_("Le prix ne peut pas être négatif."),
             ),
             models.CheckConstraint(
+                condition=Q(loan_fee__gte=0, late_fee_per_day__gte=0, debt_limit__gte=0)
+                & (Q(late_fee_cap__isnull=True) | Q(late_fee_cap__gt=0)),
+                name="loans_membershiptype_fees_not_negative",
+                violation_error_message=_("Les frais et les plafonds ne peuvent pas être négatifs."),
+            ),
+            models.CheckConstraint(
                 condition=Q(overdue_level1_days__isnull=True)
                 | Q(overdue_level1_days__gte=1)
                 & (Q(overdue_level2_days__isnull=True) | Q(overdue_level2_days__gt=F("overdue_level1_days")))
@@ -132,6 +181,11 @@ class MembershipType(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def late_fee(self, days_late: int) -> Decimal:
+        """The late fee of a loan returned `days_late` days late: so much a day, up to the cap."""
+        fee = self.late_fee_per_day * max(0, days_late)
+        return min(fee, self.late_fee_cap) if self.late_fee_cap is not None else fee
+
     def overdue_levels(self) -> list[tuple[int, int]]:
         """The overdue reminders switched on, as (level, days late), in order."""
         delays = [self.overdue_level1_days, self.overdue_level2_days, self.overdue_level3_days]
@@ -142,6 +196,14 @@ class MemberQuerySet(models.QuerySet):
     def with_open_loan_count(self) -> "MemberQuerySet":
         """Annotate each family with `open_loan_count`, the games it has at home."""
         return self.annotate(open_loan_count=Count("loans", filter=Q(loans__returned_at__isnull=True)))
+
+    def with_balance(self) -> "MemberQuerySet":
+        """Annotate each family with `balance`, what it owes the ludothèque (negative: a credit)."""
+        return self.annotate(balance=member_balance())
+
+    def owing(self) -> "MemberQuerySet":
+        """Families that owe the ludothèque money (annotated with their `balance`)."""
+        return self.with_balance().filter(balance__gt=0)
 
     def matching(self, text: str) -> "MemberQuerySet":
         """Families whose card, name, e-mail or phone contains `text` (the desk's search box)."""
@@ -311,6 +373,7 @@ class Loan(models.Model):
         COMPLETE = "complete", _("Complet")
         INCOMPLETE = "incomplete", _("Pièces manquantes")
         PLAYABLE = "playable", _("Pièces manquantes, jouable quand même")
+        LOST = "lost", _("Perdu par la famille")
 
     copy = models.ForeignKey(
         "catalogue.Copy", on_delete=models.PROTECT, related_name="loans", verbose_name=_("exemplaire")

@@ -1,9 +1,11 @@
 """The loan desk's API resources: members, loans and holds."""
 
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from catalogue.models import Component
+from ledger.models import Entry
 
 from .models import Hold, HouseholdMember, Loan, Member, MissingPiece
 
@@ -20,6 +22,9 @@ class MemberSerializer(serializers.ModelSerializer):
     membership_valid = serializers.SerializerMethodField()
     open_loan_count = serializers.SerializerMethodField()
     quota_left = serializers.SerializerMethodField()
+    balance = serializers.SerializerMethodField(
+        help_text="What the family owes the ludothèque, in euros (negative: a credit); see /api/ledger/."
+    )
 
     class Meta:
         model = Member
@@ -39,6 +44,7 @@ class MemberSerializer(serializers.ModelSerializer):
             "household",
             "open_loan_count",
             "quota_left",
+            "balance",
         ]
 
     def get_membership_valid(self, member: Member) -> bool:
@@ -51,6 +57,14 @@ class MemberSerializer(serializers.ModelSerializer):
 
     def get_quota_left(self, member: Member) -> int:
         return member.quota_left(self.get_open_loan_count(member))
+
+    @extend_schema_field(serializers.DecimalField(max_digits=9, decimal_places=2))
+    def get_balance(self, member: Member) -> str:
+        # Lists annotate it (Member.objects.with_balance()); a fresh record reads its ledger.
+        balance = getattr(member, "balance", None)
+        if balance is None:
+            balance = Entry.objects.filter(member=member).balance()
+        return f"{balance:.2f}"
 
     def validate(self, attrs: dict) -> dict:
         # A new family's start defaults to today (the model's default), as the database will write it.
@@ -118,6 +132,25 @@ class LoanReturnSerializer(serializers.Serializer):
         queryset=MissingPiece.objects.still_missing(), many=True, required=False, default=list
     )
     playable_anyway = serializers.BooleanField(required=False, default=False)
+    # The fees a return proposes (the membership type's, none by default) are charged unless waived.
+    waive_late_fee = serializers.BooleanField(required=False, default=False)
+    waive_missing_pieces = serializers.BooleanField(required=False, default=False)
+
+
+class LoanLostSerializer(serializers.Serializer):
+    """A family lost the game: the copy's replacement value, if charged, may be waived."""
+
+    waive_charge = serializers.BooleanField(required=False, default=False)
+
+
+class ChargeSerializer(serializers.Serializer):
+    """A fee charged (or recorded as waived) by a return or a loss; see /api/ledger/ for the entry."""
+
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    amount = serializers.DecimalField(max_digits=9, decimal_places=2)
+    waived = serializers.BooleanField()
+    note = serializers.CharField()
 
 
 class HoldSerializer(serializers.ModelSerializer):

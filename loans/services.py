@@ -1,8 +1,10 @@
 """The desk's writes: lending, returning, renewing, holds and missing pieces.
 
 Each function runs in one transaction and locks the rows it checks with SELECT … FOR UPDATE, always in
-the same order — member, loan, game, copy, holds, missing pieces — so that two clerks scanning at the
-same moment wait for each other instead of both succeeding, and never deadlock. A refusal raises
+the same order — member, loan, game, copy, holds, missing pieces, then what the ledger locks to record
+a fee (ledger/services.py) — so that two clerks scanning at the same moment wait for each other
+instead of both succeeding, and never deadlock. Fees are the membership type's, all off by default:
+with none set, nothing here touches the ledger. A refusal raises
 ValidationError with a `code` and a French message that names the reason; when the reason is about
 one argument (`copy`, `member`, `component`…) the error is keyed by that argument's name.
 
@@ -20,6 +22,7 @@ safe against races as a constraint.
 import datetime
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import NoReturn
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -31,9 +34,11 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from catalogue.models import Component, Copy, Game
+from ledger import services as ledger
+from ledger.models import Entry, Kind
 from opening.schedule import next_opening_day, weekday_date
 
-from .models import HOLD_PICKUP_DAYS, Hold, Loan, Member, MissingPiece
+from .models import HOLD_PICKUP_DAYS, Hold, Loan, Member, MembershipType, MissingPiece
 
 
 @dataclass(frozen=True)
@@ -44,6 +49,9 @@ class ReturnResult:
     # The hold this copy is now set aside for, if a family was waiting for the game.
     hold: Hold | None = None
     missing: list[MissingPiece] = field(default_factory=list)
+    # The fees of this return (late fee, missing pieces), waived ones included, and the credits back.
+    charges: list[Entry] = field(default_factory=list)
+    credits: list[Entry] = field(default_factory=list)
 
 
 def _refuse(message, *, code: str, on: str | None = None, **params) -> NoReturn:
@@ -99,6 +107,27 @@ def _check_membership(member: Member, today: datetime.date) -> None:
         )
 
 
+def _check_debt_limit(member: Member) -> None:
+    """Refuse to lend to a family that owes more than its membership type allows (0: no limit)."""
+    limit = member.membership_type.debt_limit
+    if not limit:
+        return
+    owed = Entry.objects.filter(member=member).balance()
+    if owed > limit:
+        _refuse(
+            _(
+                "%(family)s doit %(owed)s à la ludothèque, plus que les %(limit)s permis par l'adhésion "
+                "« %(type)s » : encaissez un paiement avant de prêter."
+            ),
+            code="debt_limit",
+            on="member",
+            family=member.name,
+            owed=ledger.euros(owed),
+            limit=ledger.euros(limit),
+            type=member.membership_type.name,
+        )
+
+
 def _hold_serve_next(*, copy: Copy, now: datetime.datetime) -> Hold | None:
     """Set `copy` aside for the first family waiting for its game; the game row is already locked."""
     hold = (
@@ -133,6 +162,7 @@ def loan_create(*, copy: Copy, member: Member, staff: AbstractBaseUser) -> Loan:
     today = timezone.localdate(now)
 
     _check_membership(member, today)
+    _check_debt_limit(member)
     # Read once the rows are locked (a statement that waited for a lock still sees its older snapshot):
     # the copy's open loan, if any, and the family's open loans for its quota, in one query.
     open_loans = (
@@ -217,6 +247,8 @@ def loan_create(*, copy: Copy, member: Member, staff: AbstractBaseUser) -> Loan:
         lent_by=staff,
         due_on=due_date(copy=copy, start=today, days=member.membership_type.loan_period_days),
     )
+    if member.membership_type.loan_fee:
+        _charge(loan, copy, staff, kind=Kind.LOAN_FEE, amount=member.membership_type.loan_fee)
 
     if hold is not None:
         # The family takes the game it reserved: its hold is honoured, and a copy kept for it that it
@@ -288,14 +320,20 @@ def loan_return(
     missing: Iterable[tuple[Component, int]] = (),
     recovered: Iterable[MissingPiece] = (),
     playable_anyway: bool = False,
+    waive_late_fee: bool = False,
+    waive_missing_pieces: bool = False,
 ) -> ReturnResult:
     """Take a copy back after its pieces were checked.
 
     `missing` lists the pieces found missing now (component, how many); `recovered` the pieces known
     missing that came back in the box. Missing pieces make the copy incomplete unless the librarian
     finds it `playable_anyway`. A copy that can go out again is set aside for the first waiting hold.
+    The membership type's late fee and missing pieces' prices are charged, or recorded as waived when
+    the clerk waives them; pieces that came back are credited back.
     """
-    loan = Loan.objects.select_for_update(of=("self",)).get(pk=loan.pk)
+    loan = (
+        Loan.objects.select_for_update(of=("self",)).select_related("member__membership_type").get(pk=loan.pk)
+    )
     if not loan.is_open:
         _refuse(
             _("Ce prêt est déjà clôturé : l'exemplaire a été rendu le %(date)s."),
@@ -355,6 +393,19 @@ def loan_return(
         known[piece_id].recovered_by = staff
     MissingPiece.objects.bulk_update([known[pk] for pk in recovered_ids], ["recovered_at", "recovered_by"])
     MissingPiece.objects.bulk_create(new_pieces)
+    credits = [
+        credit
+        for piece_id in sorted(recovered_ids)
+        for credit in ledger.missing_piece_credit_back(missing_piece=known[piece_id], staff=staff)
+    ]
+    charges = _return_fees(
+        loan=loan,
+        copy=copy,
+        staff=staff,
+        pieces=new_pieces,
+        waive_late_fee=waive_late_fee,
+        waive_missing_pieces=waive_missing_pieces,
+    )
 
     pieces_missing = bool(new_pieces or still_known)
     if not pieces_missing:
@@ -369,7 +420,120 @@ def loan_return(
 
     _copy_set_completeness(copy, complete=not pieces_missing or playable_anyway)
     hold = _hold_serve_next(copy=copy, now=now) if copy.status_allows_lending else None
-    return ReturnResult(loan=loan, hold=hold, missing=new_pieces)
+    return ReturnResult(loan=loan, hold=hold, missing=new_pieces, charges=charges, credits=credits)
+
+
+def late_fee_due(loan: Loan, membership_type: MembershipType, on: datetime.date | None = None) -> Decimal:
+    """The late fee an open loan would be charged if returned `on` (today): what the return page proposes."""
+    return membership_type.late_fee(loan.days_late(on))
+
+
+def missing_pieces_price(component: Component, quantity: int, membership_type: MembershipType) -> Decimal:
+    """What `quantity` missing pieces of `component` cost the family (0 when not charged)."""
+    if not membership_type.charge_missing_pieces or component.unit_price is None:
+        return Decimal(0)
+    return component.unit_price * quantity
+
+
+def _return_fees(
+    *,
+    loan: Loan,
+    copy: Copy,
+    staff: AbstractBaseUser,
+    pieces: list[MissingPiece],
+    waive_late_fee: bool,
+    waive_missing_pieces: bool,
+) -> list[Entry]:
+    """Charge the late fee and the missing pieces of a return (waived: recorded, counting for nothing)."""
+    membership_type = loan.member.membership_type
+    charges = []
+    late_fee = late_fee_due(loan, membership_type)
+    if late_fee > 0:
+        days = ngettext_lazy("%(count)s jour de retard", "%(count)s jours de retard", "count")
+        charges.append(
+            _charge(
+                loan,
+                copy,
+                staff,
+                kind=Kind.LATE_FEE,
+                amount=late_fee,
+                waived=waive_late_fee,
+                note=str(days % {"count": loan.days_late()}),
+            )
+        )
+    for piece in pieces:
+        price = missing_pieces_price(piece.component, piece.quantity, membership_type)
+        if price > 0:
+            charges.append(
+                _charge(
+                    loan,
+                    copy,
+                    staff,
+                    kind=Kind.MISSING_PIECE,
+                    amount=price,
+                    missing_piece=piece,
+                    waived=waive_missing_pieces,
+                    note=f"{piece.quantity} × {piece.component.label}",
+                )
+            )
+    return charges
+
+
+def _charge(loan: Loan, copy: Copy, staff: AbstractBaseUser, *, kind: str, amount: Decimal, **more) -> Entry:
+    """Charge the family of `loan` a fee about it, at the copy's site."""
+    return ledger.charge_create(
+        member=loan.member,
+        kind=kind,
+        amount=amount,
+        staff=staff,
+        site=copy.location_id,
+        loan=loan,
+        copy=copy,
+        **more,
+    )
+
+
+@transaction.atomic
+def loan_declare_lost(*, loan: Loan, staff: AbstractBaseUser, waive_charge: bool = False) -> ReturnResult:
+    """Close a loan whose game the family lost: the copy is marked lost and, if the membership type says
+    so, the family is charged the copy's replacement value (or that charge is recorded as waived)."""
+    loan = (
+        Loan.objects.select_for_update(of=("self",)).select_related("member__membership_type").get(pk=loan.pk)
+    )
+    if not loan.is_open:
+        _refuse(
+            _("Ce prêt est déjà clôturé : l'exemplaire a été rendu le %(date)s."),
+            code="not_on_loan",
+            date=short_date(timezone.localdate(loan.returned_at)),
+        )
+    copy = _lock_game_and_copy(loan.copy_id)
+    charges = []
+    if loan.member.membership_type.charge_lost_games and copy.replacement_value:
+        charges.append(
+            _charge(
+                loan,
+                copy,
+                staff,
+                kind=Kind.LOST_GAME,
+                amount=copy.replacement_value,
+                waived=waive_charge,
+                note=f"{copy.game.title} ({copy.barcode})",
+            )
+        )
+    loan.returned_at = timezone.now()
+    loan.returned_by = staff
+    loan.return_check = Loan.ReturnCheck.LOST
+    loan.save(update_fields=["returned_at", "returned_by", "return_check"])
+    copy.status = Copy.Status.LOST
+    copy.save(update_fields=["status", "updated_at"])
+    return ReturnResult(loan=loan, charges=charges)
+
+
+def lost_game_price(loan: Loan) -> Decimal:
+    """What losing this loan's copy costs its family (0 when not charged): what the desk proposes."""
+    if not loan.member.membership_type.charge_lost_games or loan.copy.replacement_value is None:
+        return Decimal(0)
+    return loan.copy.replacement_value
 
 
 def _copy_set_completeness(copy: Copy, *, complete: bool) -> None:
@@ -398,6 +562,7 @@ def missing_piece_recover(*, missing_piece: MissingPiece, staff: AbstractBaseUse
     piece.recovered_at = now
     piece.recovered_by = staff
     piece.save(update_fields=["recovered_at", "recovered_by"])
+    ledger.missing_piece_credit_back(missing_piece=piece, staff=staff)
     if copy.missing_pieces.still_missing().exists():
         return None
     _copy_set_completeness(copy, complete=True)

@@ -11,6 +11,7 @@ urlpatterns = [
     path("comptoir/familles/<int:pk>/calendrier/", views.member_calendar_token, name="member-calendar-token"),
     path("comptoir/prets/<int:pk>/prolonger/", views.loan_renew, name="loan-renew"),
     path("comptoir/prets/<int:pk>/retour/", views.loan_return, name="loan-return"),
+    path("comptoir/prets/<int:pk>/perdu/", views.loan_lost, name="loan-lost"),
     path("comptoir/retour/", views.return_scan, name="return-scan"),
     path("comptoir/retards/", views.overdue_list, name="overdue-list"),
     path("comptoir/reservations/", views.hold_list, name="hold-list"),

@@ -15,12 +15,24 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from catalogue.models import Copy, Game
+from ledger.forms import MoneyForm
+from ledger.models import Entry
+from ledger.services import euros, renewal_due
 from ludotheque.access import staff_required
 from opening.schedule import weekday_date
 
 from . import services
 from .feeds import member_calendar
-from .forms import CalendarTokenForm, HoldForm, LendForm, ReturnForm, ScanForm, add_refusal, copy_for_barcode
+from .forms import (
+    CalendarTokenForm,
+    HoldForm,
+    LendForm,
+    LostForm,
+    ReturnForm,
+    ScanForm,
+    add_refusal,
+    copy_for_barcode,
+)
 from .models import Hold, Loan, Member, MissingPiece
 from .services import short_date
 
@@ -28,7 +40,7 @@ STATS_MONTHS = 12
 TOP_GAMES = 10
 
 
-def _next_url(request: HttpRequest, default: str) -> str:
+def next_url(request: HttpRequest, default: str) -> str:
     url = request.POST.get("next", "")
     if url_has_allowed_host_and_scheme(url, allowed_hosts={request.get_host()}):
         return url
@@ -100,8 +112,14 @@ def _render_member(
 ) -> HttpResponse:
     loans = list(member.loans.open().select_related("copy__game").order_by("due_on", "pk"))
     holds = list(member.holds.active().select_related("game", "copy").with_queue_rank())
+    entries = Entry.objects.filter(member=member)
+    balance = entries.balance()
     context = {
         "member": member,
+        "balance": balance,
+        "deposit_held": entries.deposit_total(),
+        "renewal_due": renewal_due(member),
+        "payment_form": MoneyForm(request=request, initial={"amount": balance}) if balance > 0 else None,
         "household": list(member.household.all()),
         "loans": loans,
         "late_count": sum(loan.is_overdue() for loan in loans),
@@ -230,7 +248,7 @@ def hold_cancel(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.success(request, _("Réservation de « %(game)s » annulée.") % {"game": hold.game.title})
         _announce_hold(request, next_hold)
-    return redirect(_next_url(request, reverse("loans:member-detail", args=[hold.member_id])))
+    return redirect(next_url(request, reverse("loans:member-detail", args=[hold.member_id])))
 
 
 @staff_required
@@ -248,7 +266,7 @@ def hold_expire(request: HttpRequest, pk: int) -> HttpResponse:
             % {"game": hold.game.title, "family": hold.member.name},
         )
         _announce_hold(request, next_hold)
-    return redirect(_next_url(request, reverse("loans:hold-list")))
+    return redirect(next_url(request, reverse("loans:hold-list")))
 
 
 # Returns: scan, tick the pieces, confirm.
@@ -279,7 +297,7 @@ def return_scan(request: HttpRequest) -> HttpResponse:
 @staff_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def loan_return(request: HttpRequest, pk: int) -> HttpResponse:
-    loan = get_object_or_404(Loan.objects.select_related("copy__game", "member"), pk=pk)
+    loan = get_object_or_404(Loan.objects.select_related("copy__game", "member__membership_type"), pk=pk)
     if not loan.is_open:
         messages.info(
             request,
@@ -300,6 +318,8 @@ def loan_return(request: HttpRequest, pk: int) -> HttpResponse:
                 missing=form.missing(),
                 recovered=form.recovered(),
                 playable_anyway=form.cleaned_data["playable_anyway"],
+                waive_late_fee=form.cleaned_data.get("waive_late_fee", False),
+                waive_missing_pieces=form.cleaned_data.get("waive_missing_pieces", False),
             )
         except ValidationError as error:
             add_refusal(form, error, {})
@@ -324,7 +344,54 @@ def _announce_return(request: HttpRequest, result: services.ReturnResult) -> Non
         else:
             text = _("Il manque %(pieces)s : noté, l'exemplaire reste prêtable.")
         messages.warning(request, text % {"pieces": pieces})
+    _announce_money(request, result)
     _announce_hold(request, result.hold)
+
+
+def _announce_money(request: HttpRequest, result: services.ReturnResult) -> None:
+    """Say what a return or a loss charged the family, waived, or credited back."""
+    for charge in result.charges:
+        values = {"kind": charge.get_kind_display(), "amount": euros(charge.amount), "note": charge.note}
+        if charge.waived:
+            messages.info(request, _("%(kind)s (%(note)s) : %(amount)s remis, non facturé.") % values)
+        else:
+            messages.warning(request, _("%(kind)s (%(note)s) : %(amount)s facturé à la famille.") % values)
+    for credit in result.credits:
+        messages.info(
+            request,
+            _("Pièce rapportée : %(amount)s recrédité à la famille.") % {"amount": euros(-credit.amount)},
+        )
+
+
+@staff_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def loan_lost(request: HttpRequest, pk: int) -> HttpResponse:
+    """The family lost the game: close the loan, mark the copy lost, propose its replacement value."""
+    loan = get_object_or_404(Loan.objects.select_related("copy__game", "member__membership_type"), pk=pk)
+    if not loan.is_open:
+        messages.info(request, _("Ce prêt est déjà clôturé."))
+        return redirect(loan.member)
+    price = services.lost_game_price(loan)
+    form = LostForm(request.POST if request.method == "POST" else None, price=price)
+    if form.is_valid():
+        try:
+            result = services.loan_declare_lost(
+                loan=loan, staff=request.user, waive_charge=form.cleaned_data.get("waive_charge", False)
+            )
+        except ValidationError as error:
+            add_refusal(form, error, {})
+        else:
+            messages.success(
+                request,
+                _("« %(game)s » (%(barcode)s) noté perdu par %(family)s ; l'exemplaire est retiré du prêt.")
+                % {"game": loan.copy.game.title, "barcode": loan.copy.barcode, "family": loan.member.name},
+            )
+            _announce_money(request, result)
+            return redirect(loan.member)
+    status = 400 if form.is_bound else 200
+    return render(
+        request, "loans/loan_lost.html", {"loan": loan, "form": form, "price": price}, status=status
+    )
 
 
 # The lists of the back office.

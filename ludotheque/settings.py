@@ -241,6 +241,7 @@ INSTALLED_APPS = [
     "opening",
     "rules",
     "loans",
+    "ledger",
     "notices",
     "inventory",
 ]

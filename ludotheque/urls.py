@@ -10,6 +10,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from rest_framework.routers import DefaultRouter
 
 from catalogue import views as catalogue_views
+from ledger import api as ledger_api
 from loans import api as loans_api
 from rules import api as rules_api
 
@@ -22,6 +23,7 @@ router.register("copies", catalogue_views.CopyViewSet, basename="copy")
 router.register("members", loans_api.MemberViewSet, basename="member")
 router.register("loans", loans_api.LoanViewSet, basename="loan")
 router.register("holds", loans_api.HoldViewSet, basename="hold")
+router.register("ledger", ledger_api.EntryViewSet, basename="ledger-entry")
 router.register("rules", rules_api.RulesViewSet, basename="rules")
 
 urlpatterns = [
@@ -33,6 +35,7 @@ urlpatterns = [
     path("", include("catalogue.urls")),
     path("", include("rules.urls")),
     path("", include("loans.urls")),
+    path("", include("ledger.urls")),
     path("", include("notices.urls")),
     path("", include("inventory.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

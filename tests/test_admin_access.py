@@ -5,12 +5,13 @@ from django.contrib import admin
 from django.urls import reverse
 
 from catalogue.models import Copy
+from ledger.models import Entry, Membership, TillClosure
 from loans.models import Loan
 from rules.models import Revision
 
 pytestmark = pytest.mark.django_db
 
-PROJECT_APPS = {"catalogue", "loans", "rules"}
+PROJECT_APPS = {"catalogue", "loans", "rules", "ledger", "inventory"}
 REGISTERED = sorted(
     model._meta.label_lower for model in admin.site._registry if model._meta.app_label in PROJECT_APPS
 )
@@ -44,14 +45,14 @@ def test_an_outsider_and_an_anonymous_visitor_are_sent_to_the_login(client, outs
     assert response.status_code == 302 and "/admin/login/" in response["Location"]
 
 
-def test_the_admin_index_lists_the_three_apps_for_a_librarian(client, staff_user):
+def test_the_admin_index_lists_the_project_apps_for_a_librarian(client, staff_user):
     client.force_login(staff_user)
     html = client.get(reverse("admin:index")).content.decode()
-    for app_label in ("catalogue", "loans", "rules"):
+    for app_label in sorted(PROJECT_APPS):
         assert f"/admin/{app_label}/" in html
 
 
-@pytest.mark.parametrize("model", [Loan, Revision])
+@pytest.mark.parametrize("model", [Loan, Revision, Entry, Membership, TillClosure])
 def test_history_cannot_be_added_or_deleted_in_the_admin(client, staff_user, model):
     client.force_login(staff_user)
     opts = model._meta
