@@ -16,9 +16,7 @@ from tests.loan_helpers import make_member
 
 pytestmark = pytest.mark.django_db
 
-on_postgresql = pytest.mark.skipif(
-    connection.vendor != "postgresql", reason="the guard is a PostgreSQL trigger"
-)
+on_postgresql = pytest.mark.postgresql  # the guard is a PostgreSQL trigger
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ import datetime
 from decimal import Decimal
 
 import pytest
-from django.db import connection, transaction
+from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
@@ -68,7 +68,7 @@ def test_a_payment_rolled_back_leaves_no_gap(family, staff_user):
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL")
+@pytest.mark.postgresql  # row locks
 def test_clerks_taking_payments_at_once_get_distinct_consecutive_numbers(staff_user):
     families = [make_member(f"M{i:04d}", f"Famille {i}") for i in range(CLERKS)]
     for member in families:
@@ -82,7 +82,7 @@ def test_clerks_taking_payments_at_once_get_distinct_consecutive_numbers(staff_u
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL")
+@pytest.mark.postgresql  # row locks
 def test_two_clerks_paying_one_familys_debt_at_once_take_it_once(staff_user):
     family = make_member("M0001")
     charge(family, "25.00", staff_user, kind=Kind.MEMBERSHIP)

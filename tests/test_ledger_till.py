@@ -5,7 +5,6 @@ from decimal import Decimal
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
 
@@ -114,7 +113,7 @@ def test_it_refuses_to_leave_more_cash_than_was_counted(staff_user):
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL")
+@pytest.mark.postgresql  # row locks
 def test_payments_taken_while_the_till_closes_land_in_the_closure_or_the_next_period(staff_user):
     site = make_site()
     families = [make_member(f"M{i:04d}", f"Famille {i}") for i in range(8)]
