@@ -577,6 +577,13 @@ def hold_create(*, game: Game, member: Member, staff: AbstractBaseUser) -> Hold:
     member = _lock_member(member)
     _lock_game(game.pk)
     _check_membership(member, timezone.localdate())
+    if not Copy.objects.filter(game=game).lendable().exists():
+        _refuse(
+            _("« %(game)s » n'a aucun exemplaire prêtable : il ne peut pas être réservé."),
+            code="no_lendable_copy",
+            on="game",
+            game=game.title,
+        )
     if Hold.objects.active().filter(game=game, member=member).exists():
         _refuse(
             _("%(family)s a déjà une réservation en cours pour « %(game)s »."),

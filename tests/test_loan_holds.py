@@ -57,6 +57,16 @@ def test_it_refuses_a_second_hold_of_the_same_game_by_a_family(staff_user, game,
     assert Hold.objects.count() == 1
 
 
+def test_it_refuses_a_hold_on_a_game_without_a_lendable_copy(staff_user, game):
+    make_copy(game, "90476", status=Copy.Status.WITHDRAWN)
+    with pytest.raises(ValidationError) as excinfo:
+        services.hold_create(game=game, member=make_member("M1"), staff=staff_user)
+    error = excinfo.value.error_dict["game"][0]
+    assert error.code == "no_lendable_copy"
+    assert "« Morgenland » n'a aucun exemplaire prêtable" in error.messages[0]
+    assert not Hold.objects.exists()
+
+
 def test_it_refuses_a_hold_on_a_game_the_family_has_at_home(staff_user, game, copy_out):
     borrower = copy_out.loans.get().member
     with pytest.raises(ValidationError) as excinfo:
