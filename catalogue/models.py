@@ -315,6 +315,19 @@ class Component(models.Model):
         ),
     )
 
+    # The rules engine's piece this line is (`monster_cards`), set once by the librarian in the admin:
+    # with it, the engine says which player counts a copy missing some still allows. Blank: not linked.
+    rules_key = models.CharField(
+        _("pièce du moteur de règles"),
+        max_length=60,
+        blank=True,
+        default="",
+        help_text=_(
+            "Pour les jeux aux règles codées : la pièce de la règle à laquelle correspond cette ligne. "
+            "Sert à dire si un exemplaire incomplet reste jouable (et à combien)."
+        ),
+    )
+
     class Meta:
         ordering = ["game_id", "position", "pk"]
         verbose_name = _("pièce")

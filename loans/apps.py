@@ -12,3 +12,7 @@ class LoansConfig(AppConfig):
         from .circulation import LoansCirculation
 
         registry.register_circulation(LoansCirculation())
+
+        from .playable import playable_notes
+
+        registry.register_playability(playable_notes)
