@@ -35,6 +35,10 @@ class Piece:
     # One of the players' colour sets (Catan's roads, K2's tents): the catalogue does not note a missing
     # piece's colour, so each missing one may spoil another colour (see Pieces.colours).
     per_colour: bool = False
+    # A line as a catalogue lists the box (« 49 cartes âge 1 », « 37 hexagones »): several of the
+    # game's pieces at once. Which of them a missing one is, nobody noted: it counts as missing from
+    # each of them (the engine does not guess). `in_box` is then the line's total.
+    covers: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -161,12 +165,18 @@ def playable_with(
     missing piece listed in `unknown` (a catalogue piece not linked to a key), allows nothing: the
     engine does not guess.
     """
-    box = {piece.key: piece.in_box for piece in pieces.pieces}
+    known = pieces.keys
+    box = {piece.key: piece.in_box for piece in pieces.pieces if not piece.covers}
     full = _allowed(pieces, players, box)
-    strange = tuple(key for key, count in missing.items() if count and key not in box and key != ACCESSORY)
+    strange = tuple(key for key, count in missing.items() if count and key not in known and key != ACCESSORY)
     if strange or unknown:
         return Playability(
             allowed=tuple((way, ()) for way, _counts in full), full=full, unknown=(*unknown, *strange)
         )
-    left = {key: count - max(0, missing.get(key, 0)) for key, count in box.items()}
+    left = dict(box)
+    for key, count in missing.items():
+        if key == ACCESSORY or count <= 0:
+            continue
+        for covered in known[key].covers or (key,):
+            left[covered] -= count
     return Playability(allowed=_allowed(pieces, players, left), full=full)

@@ -117,6 +117,12 @@ COMPONENTS = Pieces(
         Piece("reserve_boards", _("Plateaux de réserve"), 6),
         Piece("markers", _("Marqueurs (2 par couleur)"), 12, per_colour=True),
         *(Piece(f"tiles_{key}", name, count) for key, name, _colour, count in BUILDINGS),
+        Piece(
+            "building_tiles",
+            _("Tuiles bâtiment (toutes sortes)"),
+            sum(TILES_IN_BOX.values()),
+            covers=tuple(f"tiles_{key}" for key in TILES_IN_BOX),
+        ),
         Piece("money_cards", _("Cartes Argent"), MONEY_CARDS),
         Piece("scoring_cards", _("Cartes Décompte"), SCORING_CARDS),
         Piece("market", _("Chantier (4 cases)"), 1),

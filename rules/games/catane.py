@@ -100,6 +100,12 @@ COMPONENTS = Pieces(
         Piece("land_hexes", _("Hexagones de terrain"), LAND_HEXES),
         Piece("harbour_hexes", _("Hexagones maritimes avec port"), HARBOURS),
         Piece("sea_hexes", _("Hexagones maritimes sans port"), SEA_HEXES - HARBOURS),
+        Piece(
+            "hexes",
+            _("Hexagones (terrains et mer)"),
+            LAND_HEXES + SEA_HEXES,
+            covers=("land_hexes", "harbour_hexes", "sea_hexes"),
+        ),
         Piece("number_tokens", _("Jetons numérotés"), NUMBER_TOKENS),
         Piece("robber", _("Brigand"), 1),
         Piece("dice", _("Dés"), 2),

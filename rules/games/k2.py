@@ -85,6 +85,12 @@ COMPONENTS = Pieces(
         Piece("board", _("Plateau double face"), 1),
         Piece("weather_summer", _("Tuiles météo d'été"), WEATHER_TILES),
         Piece("weather_winter", _("Tuiles météo d'hiver"), WEATHER_TILES),
+        Piece(
+            "weather_tiles",
+            _("Tuiles météo (été et hiver)"),
+            2 * WEATHER_TILES,
+            covers=("weather_summer", "weather_winter"),
+        ),
         Piece("weather_marker", _("Marqueur météo"), 1),
         Piece("first_player_marker", _("Marqueur de premier joueur"), 1),
         Piece("pawns", _("Pions grimpeur (4 par couleur)"), 5 * PAWNS_PER_PLAYER, per_colour=True),

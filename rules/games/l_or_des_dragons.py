@@ -118,6 +118,12 @@ COMPONENTS = Pieces(
         Piece("bag", _("Sac en tissu"), 1),
         Piece("hourglass", _("Sablier"), 1),
         *(Piece(f"tokens_{token}", TOKEN_LABELS[token], IN_THE_BAG[token]) for token in TOKENS),
+        Piece(
+            "treasure_tokens",
+            _("Jetons trésor (toutes sortes)"),
+            sum(IN_THE_BAG.values()),
+            covers=tuple(f"tokens_{token}" for token in TOKENS),
+        ),
         Piece("magic_item_cards", _("Cartes Objet magique"), MAGIC_ITEM_CARDS),
     ),
     ways=(

@@ -76,6 +76,7 @@ def pieces_needed(players: int, way: str) -> dict[str, int]:
         f"treasure_cards_{players}": TREASURE_CARDS_PER_SERIES,
         "pawns": PAWNS_PER_PLAYER * players,
         "guardians": GUARDIANS,
+        "treasure_bag": 1,  # « Chaque joueur choisit trois petits trésors » in it
         "magic_cards": MAGIC_CARDS if full else 0,
         "screens": players,
     }
@@ -94,6 +95,13 @@ COMPONENTS = Pieces(
             )
             for count in (3, 4, 5)
         ),
+        Piece(
+            "treasure_cards",
+            _("Cartes trésor (les trois séries)"),
+            3 * TREASURE_CARDS_PER_SERIES,
+            covers=tuple(f"treasure_cards_{count}" for count in (3, 4, 5)),
+        ),
+        Piece("treasure_bag", _("Sac de trésors"), 1),
         Piece("pawns", _("Pions figurines (séries de 8)"), 5 * PAWNS_PER_PLAYER, per_colour=True),
         Piece("guardians", _("Gardiens du palais"), GUARDIANS),
         Piece("magic_cards", _("Cartes magiques"), MAGIC_CARDS),

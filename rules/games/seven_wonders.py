@@ -127,6 +127,26 @@ COMPONENTS = Pieces(
             for mark, count in AGE_CARDS_BY_MARK.items()
         ),
         Piece("guilds", _("Guildes (cartes violettes)"), GUILDS_IN_BOX),
+        # The box's lines by age (« 49 cartes âge I »): a missing card of an age, its mark not noted.
+        Piece(
+            "age_1_cards",
+            _("Cartes Âge I"),
+            49,
+            covers=tuple(f"age_cards_{mark}" for mark in AGE_CARDS_BY_MARK),
+        ),
+        Piece(
+            "age_2_cards",
+            _("Cartes Âge II"),
+            49,
+            covers=tuple(f"age_cards_{mark}" for mark in AGE_CARDS_BY_MARK),
+        ),
+        Piece(
+            "age_3_cards",
+            _("Cartes Âge III (dont les Guildes)"),
+            50,
+            covers=(*(f"age_cards_{mark}" for mark in AGE_CARDS_BY_MARK), "guilds"),
+        ),
+        Piece("wonder_cards", _("Cartes Merveille (pour tirer les plateaux)"), 7),
         Piece("coins_1", _("Pièces de valeur 1"), 46),
         Piece("coins_3", _("Pièces de valeur 3"), 24),
         Piece("conflict_tokens", _("Jetons Conflit"), 46),
