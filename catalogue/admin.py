@@ -242,14 +242,31 @@ class CopyInline(LibrarianAccessMixin, admin.TabularInline):
         return field
 
 
+def _words(text: str) -> set[str]:
+    """The words of a piece's name, lower case, without plural marks or counts (« cartes » → « carte »)."""
+    words = re.findall(r"[^\W\d_]{3,}", re.sub(r"\(\d+\)$", "", text.strip()).casefold())
+    return {word[:-1] if word.endswith(("s", "x")) else word for word in words}
+
+
 def suggested_key(label: str, choices: list[tuple[str, str]]) -> str:
-    """The engine piece whose name reads most like a catalogue piece's label (« 20 cartes monstre »)."""
-    wanted = label.casefold()
-    scored = [
-        (difflib.SequenceMatcher(None, wanted, str(name).casefold()).ratio(), key) for key, name in choices
-    ]
-    best = max(scored, default=(0.0, ""))
-    return best[1] if best[0] >= 0.5 else ""
+    """The engine piece whose name reads most like a catalogue piece's label (« 20 cartes monstres … »).
+
+    The share of the engine name's words found in the label, then the closeness of the two texts;
+    nothing when no name has half of its words in the label.
+    """
+    wanted = _words(label)
+    best, best_score = "", (0.5, 0.0)
+    for key, name in choices:
+        words = _words(str(name))
+        if not words:
+            continue
+        score = (
+            len(words & wanted) / len(words),
+            difflib.SequenceMatcher(None, label.casefold(), str(name).casefold()).ratio(),
+        )
+        if score >= best_score:
+            best, best_score = key, score
+    return best
 
 
 class ComponentForm(forms.ModelForm):
@@ -267,7 +284,9 @@ class ComponentForm(forms.ModelForm):
         current = self.instance.rules_key
         if current and current not in dict(choices):
             choices.append((current, current))  # a key the game's module no longer declares stays visible
-        suggestion = suggested_key(self.instance.label, choices) if self.instance.label and not current else ""
+        suggestion = (
+            suggested_key(self.instance.label, choices) if self.instance.label and not current else ""
+        )
         if suggestion:
             name = dict(choices)[suggestion]
             choices.remove((suggestion, name))

@@ -156,7 +156,9 @@ def _copy_is_free(copy: Copy) -> bool:
 
 
 @transaction.atomic
-def loan_create(*, copy: Copy, member: Member, staff: AbstractBaseUser, lend_incomplete: bool = False) -> Loan:
+def loan_create(
+    *, copy: Copy, member: Member, staff: AbstractBaseUser, lend_incomplete: bool = False
+) -> Loan:
     """Lend `copy` to `member`, due back after the membership type's loan period (on a day its site opens).
 
     An incomplete copy goes out only when the rules engine finds its remaining pieces still playable

@@ -114,7 +114,9 @@ def link_pieces(*, stdout: OutputWrapper) -> None:
         for component in components:
             if component.rules_key:
                 continue
-            key = next((key for words, key in keys.items() if words.casefold() in component.label.casefold()), "")
+            key = next(
+                (key for words, key in keys.items() if words.casefold() in component.label.casefold()), ""
+            )
             if not key and any(word in component.label.casefold() for word in ACCESSORY_WORDS):
                 key = ACCESSORY
             if key:

@@ -45,9 +45,9 @@ def test_la_chasse_aux_monstres_missing_a_monster_card_still_plays_short_and_med
     # 6 missing (14 left): only the short games.
     found = allowed("la-chasse-aux-monstres", {"monster_cards": 6})
     assert found["short"] == (1, 2, 3, 4, 5) and found["medium"] == found["long"] == ()
-    assert summary("la-chasse-aux-monstres", {"monster_cards": 6, "expert_tiles": 2, "progression_tiles": 0}) == (
-        "jouable : parties courtes, jeu plus facile (parties courtes), 1 à 5 joueurs"
-    )
+    assert summary(
+        "la-chasse-aux-monstres", {"monster_cards": 6, "expert_tiles": 2, "progression_tiles": 0}
+    ) == ("jouable : parties courtes, jeu plus facile (parties courtes), 1 à 5 joueurs")
 
 
 def test_la_chasse_aux_monstres_without_a_progression_tile_plays_the_easier_game():
@@ -197,9 +197,9 @@ def test_a_complete_box_allows_every_way_at_every_count(slug):
 def missing_sets(slug):
     pieces = components_of(ALL[slug])
     keys = {piece.key: piece.in_box for piece in pieces.pieces}
-    return st.dictionaries(st.sampled_from(sorted(keys)), st.integers(min_value=0, max_value=30), max_size=4).map(
-        lambda missing: {key: min(count, keys[key]) for key, count in missing.items()}
-    )
+    return st.dictionaries(
+        st.sampled_from(sorted(keys)), st.integers(min_value=0, max_value=30), max_size=4
+    ).map(lambda missing: {key: min(count, keys[key]) for key, count in missing.items()})
 
 
 def covers(smaller, larger) -> bool:
