@@ -16,12 +16,11 @@ from rest_framework.response import Response
 
 from ludotheque.access import staff_required
 
-from . import esar
+from . import esar, registry
 from .filters import GameFilter
 from .forms import BoxStickerForm, LabelSheetForm
 from .labels import code128, label_sheets
 from .models import Copy, Game
-from . import registry
 from .registry import notice_links
 from .serializers import CopyWithGameSerializer, FacetsSerializer, GameDetailSerializer, GameSerializer
 

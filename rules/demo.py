@@ -11,8 +11,8 @@ from catalogue.models import Component
 from .declared import demo as declared_demo
 from .engine import ACCESSORY, render
 from .games import components_of, get_game
-from .models import RulePage
 from .management.commands.load_rule_pages import write_load_report
+from .models import RulePage
 from .pages.services import WIKI_DIR, rule_pages_load
 
 
