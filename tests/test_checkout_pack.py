@@ -124,7 +124,7 @@ def test_the_pack_sets_up_for_the_household_lists_the_missing_pieces_and_has_a_p
     assert "Exemplaire incomplet — " + SHORT_GAMES in page
     # The setup aid of a short game: « Employez 10 cartes pour une partie courte ».
     assert "formez une pile de 10 cartes" in page
-    assert "cartes monstres (avec un enfant dans son lit au verso) 20 6 manquantes" in page
+    assert "20 × cartes monstres (avec un enfant dans son lit au verso) — 6 manquantes" in page
     assert "Feuille de score" not in page or "Rang" in page
     assert page.count("kit de prêt") == 1
 
@@ -173,7 +173,7 @@ def test_a_game_without_rules_gets_its_checklist_and_its_notice(client, world, s
 
     page = text_of(pack(client, family))
     assert "Dixit — kit de prêt" in page
-    assert "cartes illustrées 84" in page and "lapins de bois 6" in page
+    assert "84 × cartes illustrées" in page and "6 × lapins de bois" in page
     assert "Ce jeu n'a pas encore de règles exécutables" in page
     assert "Un jeu d'imagination où chacun raconte une carte." in page
 

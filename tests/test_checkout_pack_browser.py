@@ -23,7 +23,9 @@ def pdf_pages(path) -> list[str]:
     info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True).stdout
     count = int(re.search(r"^Pages:\s+(\d+)$", info, re.MULTILINE).group(1))
     assert re.search(r"^Page size:.*\(A4\)$", info, re.MULTILINE), info
-    text = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
     pages = text.split("\f")
     pages = pages[:count]
     assert len(pages) == count
@@ -43,7 +45,9 @@ def pages_of(pages: list[str], title: str) -> list[str]:
 def test_the_checkout_pack_prints_each_game_on_at_most_two_a4_pages(page, live_server, staff_user, tmp_path):
     chasse = make_chasse()
     earlier = make_member("M0009", "Famille Précédente")
-    incomplete = make_incomplete_copy(chasse, "91684", missing=[("cartes monstres", 6)], member=earlier, staff=staff_user)
+    incomplete = make_incomplete_copy(
+        chasse, "91684", missing=[("cartes monstres", 6)], member=earlier, staff=staff_user
+    )
     biblios = make_game("Biblios", pieces=[(1, "plateau de valeurs"), (5, "dés à six faces"), (87, "cartes")])
     RulePage.objects.create(slug="biblios", title="Biblios", game=biblios)
     dixit = make_game("Dixit", pieces=[(84, "cartes illustrées"), (6, "lapins de bois")])
@@ -87,4 +91,51 @@ def test_the_checkout_pack_prints_each_game_on_at_most_two_a4_pages(page, live_s
     assert "Feuille de score" in biblios_text and "Rang" in biblios_text
 
     dixit_text = " ".join(dixit_pages)
-    assert "cartes illustrées 84" in dixit_text and "Un jeu d'imagination" in dixit_text
+    assert "84 × cartes illustrées" in dixit_text and "Un jeu d'imagination" in dixit_text
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_every_coded_game_fits_two_pages_at_a_table_of_seven(page, live_server, staff_user, tmp_path):
+    """A family of seven borrows the 14 coded games, each with its whole box as its piece list."""
+    from catalogue.models import Component
+    from rules.engine import render
+    from rules.games import all_games, components_of
+    from tests.loan_helpers import make_membership_type
+
+    family = make_member("M0007", "Famille Nombreuse", membership_type=make_membership_type(loan_quota=20))
+    add_household(family, "Ana", "Ben", "Cléo", "Dan", "Eva", "Fil")
+    titles = []
+    for index, rules in enumerate(all_games()):
+        game = make_game(rules.title)
+        Component.objects.bulk_create(
+            Component(
+                game=game,
+                position=position,
+                quantity=piece.in_box,
+                label=render(piece.name),
+                rules_key=piece.key,
+            )
+            for position, piece in enumerate(components_of(rules).pieces)
+        )
+        RulePage.objects.create(slug=rules.slug, title=rules.title, game=game)
+        services.loan_create(copy=make_copy(game, f"9{index:04d}"), member=family, staff=staff_user)
+        titles.append(rules.title)
+
+    page.goto(f"{live_server.url}/comptoir/familles/{family.pk}/kit/")
+    page.fill("#id_username", staff_user.username)
+    page.fill("#id_password", staff_user.raw_password)
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    page.emulate_media(media="print")
+    path = tmp_path / "kit.pdf"
+    page.pdf(path=str(path), format="A4", prefer_css_page_size=True)
+
+    pages = pdf_pages(path)
+    counts = {title: len(pages_of(pages, title)) for title in titles}
+    assert len(pages) <= 2 * len(titles), counts
+    for title in titles:
+        own = pages_of(pages, title)
+        assert 1 <= len(own) <= 2, (title, len(own))
+        players = min(7, next(game for game in all_games() if game.title == title).players.highest)
+        assert f"{players} joueurs" in own[0], title
