@@ -51,10 +51,10 @@ FACE_UP_WORKERS = 5
 
 # --- Pieces: what a copy needs to be played (rules/engine/pieces.py) ---
 # « les cartes Bâtiment […] ; 42 cartes Ouvrier ; 40 pièces : 25 pièces d'argent (1 écu) et 15 pièces
-# d'or (5 écus) ; 1 carte Premier joueur » (the publisher's box: 42 Bâtiment cards, docs/game-facts.md).
+# d'or (5 écus) ; 1 carte Premier joueur » (the publisher's box: 47 Bâtiment cards, docs/game-facts.md).
 # Both decks are drawn: every card is needed. The coins: what the players receive at setup (« 10 écus
 # chacun ») — the bank changes money with what is left (library ruling).
-BUILDING_CARDS = 42
+BUILDING_CARDS = 47  # 39 buildings and 8 machines (docs/game-facts.md)
 WORKER_CARDS = 42
 
 
