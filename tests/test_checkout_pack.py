@@ -231,3 +231,14 @@ def test_the_admin_offers_the_game_s_pieces_with_a_suggestion_by_name(client, st
 def test_the_game_page_says_what_an_incomplete_copy_still_allows(client, world):
     page = text_of(client.get(world["chasse"].get_absolute_url()))
     assert "Incomplet " + SHORT_GAMES in page
+
+
+def test_the_api_lends_an_incomplete_playable_copy_when_asked_to(client, world, staff_user):
+    client.force_login(staff_user)
+    body = {"barcode": "91684", "member": world["family"].pk}
+    response = client.post("/api/loans/", body, content_type="application/json")
+    assert response.status_code == 400
+    assert SHORT_GAMES in str(response.json())
+    response = client.post("/api/loans/", {**body, "lend_incomplete": True}, content_type="application/json")
+    assert response.status_code == 201
+    assert Loan.objects.open().get(copy=world["copy"]).member == world["family"]
