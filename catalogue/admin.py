@@ -365,6 +365,12 @@ class GameAdmin(LibrarianAccessMixin, admin.ModelAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(copy_count=Count("copies", distinct=True))
 
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        # The pieces or their links to the rules may have changed: incomplete copies are weighed again.
+        if any(formset.model is Component and formset.has_changed() for formset in formsets):
+            registry.pieces_changed(form.instance)
+
     def save_formset(self, request, form, formset, change):
         if formset.model is not Copy:
             return super().save_formset(request, form, formset, change)

@@ -13,7 +13,9 @@ and each registers here, from its `AppConfig.ready()`, what the catalogue shows 
 - **Piece keys** (the rules app): for a game with coded rules, the pieces its module declares, as
   `(key, label)` choices for the admin's link of each catalogue piece (`Component.rules_key`).
 - **Playability** (the loans app, which knows the missing pieces, asking the rules engine): for the
-  incomplete copies among some copies, « jouable : parties courtes, 2 à 5 joueurs », by copy id.
+  incomplete copies among some copies, « jouable : parties courtes, 2 à 5 joueurs », by copy id;
+  and, told that a game's pieces changed (the admin), it weighs its incomplete copies again
+  (`Copy.playable_players`, which `Copy.objects.available(players)` reads).
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ _circulation: Circulation | None = None
 _notice_links: list[Callable[[Game], list[tuple[str, str]]]] = []
 _piece_keys: Callable[[Game], list[tuple[str, str]]] | None = None
 _playability: Callable[[list[Copy]], dict[int, str]] | None = None
+_pieces_changed: Callable[[Game], None] | None = None
 
 
 def register_circulation(circulation: Circulation) -> None:
@@ -91,3 +94,14 @@ def register_playability(playability: Callable[[list[Copy]], dict[int, str]]) ->
 def playability(copies: list[Copy]) -> dict[int, str]:
     """What the incomplete copies among `copies` still allow (« jouable : … »), by copy id."""
     return _playability(copies) if _playability is not None and copies else {}
+
+
+def register_pieces_changed(changed: Callable[[Game], None]) -> None:
+    global _pieces_changed
+    _pieces_changed = changed
+
+
+def pieces_changed(game: Game) -> None:
+    """Tell the lending app a game's pieces or their links changed (its incomplete copies are weighed again)."""
+    if _pieces_changed is not None:
+        _pieces_changed(game)

@@ -13,6 +13,7 @@ class LoansConfig(AppConfig):
 
         registry.register_circulation(LoansCirculation())
 
-        from .playable import playable_notes
+        from .playable import game_playable_store, playable_notes
 
         registry.register_playability(playable_notes)
+        registry.register_pieces_changed(game_playable_store)

@@ -28,6 +28,28 @@ def copy_playability(copy: Copy) -> Playability | None:
     return playability(copy.game, copy_missing(copy))
 
 
+def copy_playable_store(copy: Copy) -> None:
+    """Keep `Copy.playable_players` in step: the table sizes an incomplete copy allows ([] otherwise).
+
+    The family search counts an incomplete copy as available for these tables (catalogue/search.py).
+    Called after a return and a recovered piece, and when the librarian links a game's pieces.
+    """
+    counts: list[int] = []
+    if copy.status == Copy.Status.INCOMPLETE:
+        playable = copy_playability(copy)
+        if playable is not None and playable.playable:
+            counts = list(playable.counts())
+    if counts != copy.playable_players:
+        copy.playable_players = counts
+        Copy.objects.filter(pk=copy.pk).update(playable_players=counts)
+
+
+def game_playable_store(game) -> None:
+    """Recompute the incomplete copies of a game (its pieces' links changed in the admin)."""
+    for copy in Copy.objects.filter(game=game, status=Copy.Status.INCOMPLETE).select_related("game"):
+        copy_playable_store(copy)
+
+
 def playable_notes(copies: list[Copy]) -> dict[int, str]:
     """For the catalogue's notice (catalogue/registry.py): « jouable : … » for each incomplete copy."""
     notes = {}

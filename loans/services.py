@@ -40,7 +40,7 @@ from opening.schedule import next_opening_day, weekday_date
 from rules.pieces import summary as playability_summary
 
 from .models import HOLD_PICKUP_DAYS, Hold, Loan, Member, MembershipType, MissingPiece
-from .playable import copy_playability
+from .playable import copy_playability, copy_playable_store
 
 
 @dataclass(frozen=True)
@@ -442,6 +442,7 @@ def loan_return(
     loan.save(update_fields=["returned_at", "returned_by", "return_check"])
 
     _copy_set_completeness(copy, complete=not pieces_missing or playable_anyway)
+    copy_playable_store(copy)  # issue 14: the table sizes an incomplete copy still allows, for the search
     hold = _hold_serve_next(copy=copy, now=now) if copy.status_allows_lending else None
     return ReturnResult(loan=loan, hold=hold, missing=new_pieces, charges=charges, credits=credits)
 
@@ -587,8 +588,10 @@ def missing_piece_recover(*, missing_piece: MissingPiece, staff: AbstractBaseUse
     piece.save(update_fields=["recovered_at", "recovered_by"])
     ledger.missing_piece_credit_back(missing_piece=piece, staff=staff)
     if copy.missing_pieces.still_missing().exists():
+        copy_playable_store(copy)  # issue 14: fewer pieces missing may allow more tables
         return None
     _copy_set_completeness(copy, complete=True)
+    copy_playable_store(copy)
     if _copy_is_free(copy) and not Hold.objects.ready().filter(copy=copy).exists():
         return _hold_serve_next(copy=copy, now=now)
     return None

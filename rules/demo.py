@@ -6,6 +6,7 @@ more notices get a librarian's declared score sheet (`rules/declared/demo.py`).
 
 from django.core.management.base import CommandError, OutputWrapper
 
+from catalogue import registry
 from catalogue.models import Component
 
 from .declared import demo as declared_demo
@@ -123,4 +124,5 @@ def link_pieces(*, stdout: OutputWrapper) -> None:
                 component.rules_key = key
                 component.save(update_fields=["rules_key"])
         linked += 1
+        registry.pieces_changed(page.game)
     stdout.write(f"  {linked} coded games' pieces linked to their rules.")

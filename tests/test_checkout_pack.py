@@ -21,7 +21,8 @@ from loans.models import Loan
 from rules.models import RulePage
 from tests.conftest import text_of
 from tests.loan_helpers import make_copy, make_game, make_member
-from tests.pack_helpers import add_household, make_chasse, make_incomplete_copy
+from tests.pack_helpers import CHASSE_PIECES, add_household, make_chasse, make_incomplete_copy
+from tests.test_catalogue_admin import current_form_data
 
 pytestmark = pytest.mark.django_db
 
@@ -242,3 +243,59 @@ def test_the_api_lends_an_incomplete_playable_copy_when_asked_to(client, world, 
     response = client.post("/api/loans/", {**body, "lend_incomplete": True}, content_type="application/json")
     assert response.status_code == 201
     assert Loan.objects.open().get(copy=world["copy"]).member == world["family"]
+
+
+# --- the family search ------------------------------------------------------------------------------------
+
+
+def test_the_search_finds_an_incomplete_copy_for_a_table_it_allows(client, staff_user):
+    chasse = make_chasse()
+    chasse.players_min, chasse.players_max, chasse.age_min, chasse.age_max = 1, 5, 4, 99  # seed 004
+    chasse.save()
+    earlier = make_member("M0009", "Famille Précédente")
+    # 6 monster cards missing: short games, 1 to 5 players. The only copy of the game.
+    copy = make_incomplete_copy(
+        chasse, "91684", missing=[("cartes monstres", 6)], member=earlier, staff=staff_user
+    )
+    assert copy.playable_players == [1, 2, 3, 4, 5]
+
+    def found(**params) -> bool:
+        return chasse.title in text_of(client.get("/jeux/", {"disponible": "oui", **params}))
+
+    assert found(joueurs=4)
+    assert found(ages="6,9,38")  # a table of three
+    assert not found()  # no table said: only copies on the shelf count
+    # Out on loan, it is not available for anyone.
+    loan = services.loan_create(
+        copy=copy, member=make_member("M0003"), staff=staff_user, lend_incomplete=True
+    )
+    assert not found(joueurs=4)
+    # Back with 5 more cards missing (9 left): not even a short game.
+    services.loan_return(
+        loan=loan, staff=staff_user, missing=[(chasse.components.get(rules_key="monster_cards"), 5)]
+    )
+    copy.refresh_from_db()
+    assert copy.playable_players == []
+    assert not found(joueurs=4)
+
+
+def test_linking_the_pieces_in_the_admin_weighs_the_incomplete_copies_again(client, staff_user):
+    chasse = make_chasse(linked=False)
+    earlier = make_member("M0009", "Famille Précédente")
+    copy = make_incomplete_copy(
+        chasse, "91684", missing=[("cartes monstres", 1)], member=earlier, staff=staff_user
+    )
+    assert copy.playable_players == []  # not linked: the engine does not guess
+
+    client.force_login(staff_user)
+    url = reverse("admin:catalogue_game_change", args=[chasse.pk])
+    data = current_form_data(client.get(url)) | {"_save": "Enregistrer"}
+    # The librarian picks each line's piece (the suggestion, for all but the rule book).
+    for key in [key for key in data if key.endswith("-label")]:
+        row = key.removesuffix("-label")
+        data[f"{row}-rules_key"] = dict((label, key) for _n, label, key in CHASSE_PIECES)[data[key]]
+    response = client.post(url, data)
+    assert response.status_code == 302, response.context and response.context["errors"]
+    assert chasse.components.get(label__startswith="cartes monstres").rules_key == "monster_cards"
+    copy.refresh_from_db()
+    assert copy.playable_players == [1, 2, 3, 4, 5]
