@@ -220,3 +220,5 @@ def test_fewer_missing_pieces_never_allow_less(slug, data):
     with_fewer = playable_with(pieces, game.players, fewer).allowed
     assert covers(with_more, with_fewer)
     assert covers(with_fewer, playable_with(pieces, game.players, {}).allowed)
+    # What the desk reads renders, whatever is missing.
+    assert str(playable_with(pieces, game.players, more).summary()).startswith(("jouable", "pas jouable"))
