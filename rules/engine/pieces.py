@@ -116,7 +116,7 @@ class Playability:
 
 
 def players_text(counts: tuple[int, ...]) -> Text:
-    """« 2 à 5 joueurs », « 3 joueurs », « 2, 4 à 5 joueurs » for runs of counts."""
+    """« 2 à 5 joueurs », « 3 joueurs », « 2, 4–5 joueurs » for runs of counts."""
     runs: list[list[int]] = []
     for count in counts:
         if runs and count == runs[-1][-1] + 1:
