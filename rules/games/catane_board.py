@@ -284,7 +284,10 @@ def drawing(board_: Board) -> dict:
                 "resource": resource,
                 "colour": colour,
                 "red": tile.number in RED_NUMBERS,
-                "pips": [round(cx + (index - (tile.pips - 1) / 2) * 5, 1) for index in range(tile.pips)],
+                "pips": [
+                    (round(cx + (index - (tile.pips - 1) / 2) * 5, 1), round(cy + 10, 1))
+                    for index in range(tile.pips)
+                ],
                 "robber": tile.terrain == "desert",
             }
         )
