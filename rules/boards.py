@@ -157,6 +157,20 @@ def _piece_choices() -> list[tuple[str, str]]:
     return choices
 
 
+def piece_sides() -> dict[str, dict]:
+    """Each option's drawing for the page's preview script: the sides of each kind, whether it is a bridge."""
+    found = {}
+    for tile in ink.TILES.values():
+        for rotation, mirrored in ink.orientations(tile):
+            sides, groups = tile.placed(rotation, mirrored)
+            found[f"{tile.slug}:{rotation}:{int(mirrored)}"] = {
+                "road": [side for side, kind in sides.items() if kind == ink.ROAD],
+                "rail": [side for side, kind in sides.items() if kind == ink.RAIL],
+                "station": tile.source != ink.PLAIN_DIE and len(groups) == 1 and len(set(sides.values())) == 2,
+            }
+    return found
+
+
 def _cells():
     return [(row, column) for row in range(1, ink.SIZE + 1) for column in range(1, ink.SIZE + 1)]
 
@@ -182,6 +196,10 @@ class RailroadInkBoardForm(forms.Form):
             self.fields[f"round.{row}.{column}"] = forms.ChoiceField(
                 label=gettext("Manche, %(where)s") % {"where": where}, choices=rounds, required=False
             )
+
+    @property
+    def pieces(self) -> dict[str, dict]:
+        return piece_sides()
 
     @property
     def rows(self) -> list[list[dict]]:
