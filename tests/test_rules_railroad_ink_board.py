@@ -330,3 +330,20 @@ def test_a_counted_board_prints_on_one_a4_page(live_server, transactional_db, pr
     query = "&".join(f"{name}={value}" for name, value in cells.items())
     pdf = print_to_pdf(f"{live_server.url}{reverse('rules:railroad-ink-board-print')}?{query}")
     assert pdf_page_count(pdf) == 1
+
+
+@pytest.mark.browser
+def test_choosing_a_route_draws_it_in_its_square_and_the_board_is_counted(live_server, transactional_db, page):
+    page.set_viewport_size({"width": 1024, "height": 768})
+    page.goto(f"{live_server.url}{reverse('rules:check', args=['railroad-ink'])}")
+    page.select_option("#id_cell\\.1\\.2", "road_straight:0:0")
+    assert page.locator("#id_cell\\.1\\.2 + svg.piece-preview line").count() == 2  # north and south
+    page.select_option("#id_cell\\.2\\.2", "station_curve:0:1")
+    page.select_option("#id_cell\\.2\\.1", "rail_straight:90:0")
+    page.get_by_role("button", name="Compter le plateau").click()
+    page.wait_for_selector(".check-result")
+    assert page.locator("table.board-score tfoot strong").inner_text() == "8"
+    # The board still holds what was entered, each route drawn again.
+    assert page.locator("#id_cell\\.2\\.2").input_value() == "station_curve:0:1"
+    assert page.locator("#id_cell\\.2\\.2 + svg.piece-preview rect").count() == 1
+    page.screenshot(path="/tmp/h16b_ink_page.png", full_page=True)
