@@ -166,7 +166,9 @@ def piece_sides() -> dict[str, dict]:
             found[f"{tile.slug}:{rotation}:{int(mirrored)}"] = {
                 "road": [side for side, kind in sides.items() if kind == ink.ROAD],
                 "rail": [side for side, kind in sides.items() if kind == ink.RAIL],
-                "station": tile.source != ink.PLAIN_DIE and len(groups) == 1 and len(set(sides.values())) == 2,
+                "station": tile.source != ink.PLAIN_DIE
+                and len(groups) == 1
+                and len(set(sides.values())) == 2,
             }
     return found
 

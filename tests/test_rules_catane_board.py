@@ -210,3 +210,11 @@ def test_the_api_board_is_in_the_openapi_schema(client):
 def test_the_board_prints_on_one_a4_page(live_server, transactional_db, print_to_pdf, query):
     pdf = print_to_pdf(f"{live_server.url}{reverse('rules:catan-board-print')}?{query}")
     assert pdf_page_count(pdf) == 1
+
+
+@pytest.mark.django_db
+def test_the_catane_rules_page_links_to_its_board(client):
+    html = client.get(reverse("rules:page-detail", args=["catane"])).content.decode()
+    assert f'href="{reverse("rules:catan-board")}"' in html
+    other = client.get(reverse("rules:page-detail", args=["quarto"])).content.decode()
+    assert reverse("rules:catan-board") not in other

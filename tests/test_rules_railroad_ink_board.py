@@ -199,9 +199,9 @@ def test_special_routes_once_each_one_a_round_three_a_game():
 
 
 def test_with_an_expansion_the_game_has_six_rounds():
-    assert read(route(1, 1, "road_straight", round=7))["sheet"]["errors"] == 1
+    assert read(route(1, 2, "road_straight", round=7))["sheet"]["errors"] == 1
     with pytest.raises(InvalidInput) as caught:
-        read(route(1, 1, "road_straight", round=7), variants=["river"])
+        read(route(1, 2, "road_straight", round=7), variants=["river"])
     assert "routes.0.round" in caught.value.errors
 
 
@@ -333,7 +333,9 @@ def test_a_counted_board_prints_on_one_a4_page(live_server, transactional_db, pr
 
 
 @pytest.mark.browser
-def test_choosing_a_route_draws_it_in_its_square_and_the_board_is_counted(live_server, transactional_db, page):
+def test_choosing_a_route_draws_it_in_its_square_and_the_board_is_counted(
+    live_server, transactional_db, page
+):
     page.set_viewport_size({"width": 1024, "height": 768})
     page.goto(f"{live_server.url}{reverse('rules:check', args=['railroad-ink'])}")
     page.select_option("#id_cell\\.1\\.2", "road_straight:0:0")
@@ -347,3 +349,23 @@ def test_choosing_a_route_draws_it_in_its_square_and_the_board_is_counted(live_s
     assert page.locator("#id_cell\\.2\\.2").input_value() == "station_curve:0:1"
     assert page.locator("#id_cell\\.2\\.2 + svg.piece-preview rect").count() == 1
     page.screenshot(path="/tmp/h16b_ink_page.png", full_page=True)
+
+
+def test_with_rounds_each_route_joins_an_exit_or_an_earlier_route():
+    # « Chaque Route que vous dessinez doit être connectée par au moins un côté à une sortie ou à une
+    # Route existante. » Round 1 from the top highway exit of column 2, round 2 continues it.
+    fine = read(route(1, 2, "road_straight", round=1), route(2, 2, "road_straight", round=2))
+    assert fine["sheet"]["longest_highway"] == 2
+    # A route of round 1 may hang on another of round 1, in whatever order they are listed.
+    assert read(route(2, 2, "road_straight", round=1), route(1, 2, "road_straight", round=1))
+    # Nothing joins a route drawn alone in the middle of the board, nor one joined only later.
+    assert list(refusal(route(4, 4, "road_straight", round=1))) == ["routes.0.round"]
+    assert list(refusal(route(2, 2, "road_straight", round=1), route(1, 2, "road_straight", round=2))) == [
+        "routes.0.round"
+    ]
+    # A highway against a railway is no connection.
+    assert list(refusal(route(1, 4, "rail_straight", round=1), route(2, 4, "road_straight", round=1))) == [
+        "routes.1.round"
+    ]
+    # Without every round given, the board is only counted.
+    assert read(route(4, 4, "road_straight"))["sheet"]["errors"] == 2

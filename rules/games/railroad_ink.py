@@ -34,7 +34,7 @@ from rules.engine import (
     add_error,
     text,
 )
-from rules.games.railroad_ink_board import read_board, routes_field, validate_routes
+from rules.games.railroad_ink_board import read_board, routes_field, validate_connections, validate_routes
 
 # The board: 7 × 7 squares, the 9 central ones, 12 exits (3 on each side).
 BOARD_SQUARES = 7 * 7
@@ -258,6 +258,8 @@ class RailroadInk(GameRules):
     def check(self, position, variants):
         errors: Errors = {}
         validate_routes(position["routes"], errors)
+        if not errors:
+            validate_connections(position["routes"], errors)
         if errors:
             raise InvalidInput(errors)
         return read_board(position["routes"], NETWORK_POINTS)

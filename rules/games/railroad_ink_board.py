@@ -264,6 +264,57 @@ def validate_routes(routes: list[dict], errors: Errors, path: str = "routes") ->
                 add_error(errors, f"{here}.round", text(message, round=route["round"], count=limit))
 
 
+def validate_connections(routes: list[dict], errors: Errors, path: str = "routes") -> None:
+    """When every route has its round: each must join an exit or a route of an earlier round.
+
+    « Chaque Route que vous dessinez doit être connectée par au moins un côté à une sortie ou à une
+    Route existante. » Routes of one round are drawn in any order, so a route may also join one of its
+    round that is itself joined.
+    """
+    if not routes or any(route["round"] is None for route in routes):
+        return
+    squares = _squares(routes)
+    round_of = {(route["row"] - 1, route["column"] - 1): route["round"] for route in routes}
+    joined: set[tuple[int, int]] = set()
+    for number in sorted(set(round_of.values())):
+        pending = [cell for cell, drawn in round_of.items() if drawn == number]
+        changed = True
+        while changed:
+            changed = False
+            for cell in pending:
+                if cell not in joined and _touches(squares, cell, joined):
+                    joined.add(cell)
+                    changed = True
+    for index, route in enumerate(routes):
+        if (route["row"] - 1, route["column"] - 1) not in joined:
+            add_error(
+                errors,
+                f"{path}.{index}.round",
+                text(
+                    _(
+                        "Cette route n'est reliée ni à une sortie ni à une route dessinée avant elle "
+                        "(manche %(round)s)."
+                    ),
+                    round=route["round"],
+                ),
+            )
+
+
+def _touches(
+    squares: dict[tuple[int, int], Square], cell: tuple[int, int], joined: set[tuple[int, int]]
+) -> bool:
+    """Whether a side of this square meets an exit of its kind or the same kind on a square already joined."""
+    square = squares[cell]
+    for side, kind in square.sides.items():
+        if EXITS.get((cell[0], cell[1], side)) == kind:
+            return True
+        dr, dc = STEP[side]
+        neighbour = (cell[0] + dr, cell[1] + dc)
+        if neighbour in joined and squares[neighbour].sides.get(_opposite(side)) == kind:
+            return True
+    return False
+
+
 # --- reading the board ----------------------------------------------------------------------------------
 
 
