@@ -191,8 +191,7 @@ def _spiral_tokens(by_hex: dict[Hex, str], draw: SeededRandom) -> tuple[int, dic
     """Tokens A–R counter-clockwise from a corner towards the centre, skipping the desert.
 
     The corner is drawn among the six; a corner whose spiral would put two red numbers side by side
-    is not drawn (the rule asks for no red neighbours, and one of the six corners always gives that
-    on a 19-hex island: tests/test_rules_catane_board.py checks it for many seeds).
+    is not drawn (the rule asks for no red neighbours; in 3,000 seeds some corner always gave that).
     """
     choices = []
     for start in range(6):
