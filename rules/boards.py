@@ -309,7 +309,26 @@ class RailroadInkBoardForm(forms.Form):
             }
             for error in result["errors"]
         ]
-        return {"lines": lines, "total": result["points"]["total"], "errors": errors, "result": result}
+        sheet = result["sheet"]
+        # The score sheet filled with the board's numbers, for one player (its printable, bookmarkable view).
+        sheet_query = urlencode(
+            {
+                "players": "1",
+                "players.0.name": gettext("Plateau"),
+                "players.0.networks": ", ".join(str(exits) for exits in sheet["networks"]),
+                **{
+                    f"players.0.{line}": sheet[line]
+                    for line in ("longest_highway", "longest_railway", "center_squares", "errors")
+                },
+            }
+        )
+        return {
+            "lines": lines,
+            "total": result["points"]["total"],
+            "errors": errors,
+            "result": result,
+            "sheet_query": sheet_query,
+        }
 
     @property
     def drawing(self) -> dict:

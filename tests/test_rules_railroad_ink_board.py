@@ -8,6 +8,9 @@ simple bord) compte comme 1 Erreur »). The boards below are worked by hand from
 has no drawn example board); rows and columns count from 1, top left.
 """
 
+import re
+from html import unescape
+
 import pytest
 from django.urls import reverse
 from hypothesis import given, settings
@@ -369,3 +372,17 @@ def test_with_rounds_each_route_joins_an_exit_or_an_earlier_route():
     ]
     # Without every round given, the board is only counted.
     assert read(route(4, 4, "road_straight"))["sheet"]["errors"] == 2
+
+
+@pytest.mark.django_db
+def test_the_counted_board_fills_the_score_sheet_with_the_same_total(client):
+    data = {
+        "cell.1.2": "road_straight:0:0",
+        "cell.2.2": "station_curve:0:1",
+        "cell.2.1": "rail_straight:90:0",
+    }
+    html = client.post(reverse("rules:check", args=["railroad-ink"]), data).content.decode()
+    link = re.search(r'href="(/regles/railroad-ink/feuille-de-score/imprimer/\?[^"]+)"', html).group(1)
+    sheet = client.get(unescape(link))
+    assert sheet.status_code == 200
+    assert "Plateau gagne avec 8 points." in sheet.content.decode()
