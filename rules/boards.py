@@ -19,7 +19,7 @@ from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET
 
 from .engine import InvalidInput
-from .forms import CheckForm
+from .forms import CheckForm, chosen_variants, variants_field
 from .games import catane_board as catan
 from .games import railroad_ink_board as ink
 from .services import error_messages, game_rules, translate
@@ -188,6 +188,9 @@ class RailroadInkBoardForm(forms.Form):
         self.game = game
         self.result: dict | None = None
         self.placed: list[tuple[int, int]] = []  # the square of each route sent to the engine
+        if game.variants:
+            # With an expansion the game lasts 6 rounds: the engine refuses a route of round 7.
+            self.fields["variants"] = variants_field(game)
         pieces = _piece_choices()
         rounds = [("", "—"), *((str(number), str(number)) for number in range(1, ink.MOST_ROUNDS + 1))]
         for row, column in _cells():
@@ -244,7 +247,8 @@ class RailroadInkBoardForm(forms.Form):
         if self.errors:
             return cleaned
         try:
-            self.result = self.game.run_check({"routes": self.routes()})
+            variants = chosen_variants(self.data) if "variants" in self.fields else []
+            self.result = self.game.run_check({"routes": self.routes(), "variants": variants})
         except InvalidInput as invalid:
             for path, messages in error_messages(invalid).items():
                 parts = path.split(".")
@@ -257,6 +261,8 @@ class RailroadInkBoardForm(forms.Form):
                     row, column = self.placed[int(parts[1])]
                     name = f"round.{row}.{column}" if parts[2] == "round" else f"cell.{row}.{column}"
                     self.add_error(name, messages)
+                elif parts[0] == "variants" and "variants" in self.fields:
+                    self.add_error("variants", messages)
                 else:
                     self.add_error(None, messages)
         return cleaned
@@ -266,7 +272,7 @@ class RailroadInkBoardForm(forms.Form):
         """Each square's refusals, named by its square (the board's selects are too small to hold them)."""
         found = []
         for name, messages in self.errors.items():
-            if name == "__all__":
+            if name in ("__all__", "variants"):
                 continue
             _kind, row, column = name.split(".")
             where = gettext("Ligne %(row)s, colonne %(column)s") % {"row": row, "column": column}
@@ -341,6 +347,8 @@ class RailroadInkBoardForm(forms.Form):
         for name, value in (self.data or {}).items():
             if (name.startswith("cell.") or name.startswith("round.")) and str(value).strip():
                 kept[name] = value
+        if "variants" in self.fields and self.data:
+            kept.setlist("variants", chosen_variants(self.data))
         return kept.urlencode()
 
 

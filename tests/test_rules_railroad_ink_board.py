@@ -386,3 +386,12 @@ def test_the_counted_board_fills_the_score_sheet_with_the_same_total(client):
     sheet = client.get(unescape(link))
     assert sheet.status_code == 200
     assert "Plateau gagne avec 8 points." in sheet.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_page_form_takes_the_expansion_played_six_rounds_then(client):
+    data = {"cell.1.2": "road_straight:0:0", "round.1.2": "7"}
+    assert client.post(reverse("rules:check", args=["railroad-ink"]), data).status_code == 200
+    response = client.post(reverse("rules:check", args=["railroad-ink"]), data | {"variants": "river"})
+    assert response.status_code == 400
+    assert "La valeur doit être au plus 6." in response.content.decode()
