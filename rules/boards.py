@@ -8,14 +8,18 @@ check view and the rules page this form instead of the generic one (a 7 × 7 boa
 from __future__ import annotations
 
 import secrets
+from functools import lru_cache
 from urllib.parse import urlencode
 
 from django import forms
+from django.forms.utils import flatatt
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.functional import cached_property
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.html import escape, format_html
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext, gettext_lazy
 from django.views.decorators.http import require_GET
 
 from .engine import InvalidInput
@@ -140,8 +144,9 @@ def catan_board_print(request: HttpRequest) -> HttpResponse:
 RAILROAD_SLUG = "railroad-ink"
 
 
-def _piece_choices() -> list[tuple[str, str]]:
-    """Every route in every way it can be drawn: « Autoroute courbée — autoroute : haut, droite »."""
+@lru_cache(maxsize=4)
+def _piece_choices(language: str) -> tuple[tuple[str, str], ...]:
+    """Every route in every way it can be drawn: « Gare courbée — autoroute : haut ; chemin de fer : droite »."""
     choices = [("", "—")]
     for tile in ink.TILES.values():
         for rotation, mirrored in ink.orientations(tile):
@@ -150,11 +155,39 @@ def _piece_choices() -> list[tuple[str, str]]:
             for kind in (ink.ROAD, ink.RAIL):
                 opened = [translate(ink.SIDE_LABELS[side]) for side in ink.SIDES if sides.get(side) == kind]
                 if opened:
-                    parts.append(f"{translate(ink.KIND_LABELS[kind])} : {', '.join(opened)}")
-            choices.append(
-                (f"{tile.slug}:{rotation}:{int(mirrored)}", f"{translate(tile.label)} — {' ; '.join(parts)}")
-            )
-    return choices
+                    parts.append((translate(ink.KIND_LABELS[kind]), ", ".join(opened)))
+            if (
+                len(parts) == 1
+            ):  # one kind: its name is already the route's (« Autoroute courbée : haut, droite »)
+                label = f"{translate(tile.label)} : {parts[0][1]}"
+            else:
+                label = (
+                    f"{translate(tile.label)} — {' ; '.join(f'{kind} : {opened}' for kind, opened in parts)}"
+                )
+            choices.append((f"{tile.slug}:{rotation}:{int(mirrored)}", label))
+    return tuple(choices)
+
+
+@lru_cache(maxsize=8)
+def _options_html(choices: tuple[tuple[str, str], ...]) -> str:
+    return "".join(
+        str(format_html('<option value="{}">{}</option>', value, label)) for value, label in choices
+    )
+
+
+class SharedOptionsSelect(forms.Select):
+    """A select whose options are the same in all 49 squares: written once, copied with the choice marked.
+
+    Django renders each option through a template; 49 × 61 of them took over a second a page.
+    """
+
+    def render(self, name, value, attrs=None, renderer=None) -> str:
+        options = _options_html(tuple((str(v), str(label)) for v, label in self.choices))
+        if value not in (None, ""):
+            chosen = str(format_html('<option value="{}">', value))
+            options = options.replace(chosen, chosen[:-1] + " selected>", 1)
+        final = self.build_attrs(self.attrs, attrs)
+        return mark_safe(f'<select name="{escape(name)}"{flatatt(final)}>{options}</select>')
 
 
 def piece_sides() -> dict[str, dict]:
@@ -191,15 +224,21 @@ class RailroadInkBoardForm(forms.Form):
         if game.variants:
             # With an expansion the game lasts 6 rounds: the engine refuses a route of round 7.
             self.fields["variants"] = variants_field(game)
-        pieces = _piece_choices()
+        pieces = _piece_choices(get_language() or "fr")
         rounds = [("", "—"), *((str(number), str(number)) for number in range(1, ink.MOST_ROUNDS + 1))]
         for row, column in _cells():
             where = gettext("ligne %(row)s, colonne %(column)s") % {"row": row, "column": column}
             self.fields[f"cell.{row}.{column}"] = forms.ChoiceField(
-                label=gettext("Route, %(where)s") % {"where": where}, choices=pieces, required=False
+                label=gettext("Route, %(where)s") % {"where": where},
+                choices=pieces,
+                required=False,
+                widget=SharedOptionsSelect,
             )
             self.fields[f"round.{row}.{column}"] = forms.ChoiceField(
-                label=gettext("Manche, %(where)s") % {"where": where}, choices=rounds, required=False
+                label=gettext("Manche, %(where)s") % {"where": where},
+                choices=rounds,
+                required=False,
+                widget=SharedOptionsSelect,
             )
 
     @property

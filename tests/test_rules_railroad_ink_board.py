@@ -322,7 +322,8 @@ def test_the_page_form_refuses_a_piece_that_does_not_exist(client):
 def test_the_rules_page_embeds_the_board(client):
     html = client.get(reverse("rules:page-detail", args=["railroad-ink"])).content.decode()
     assert html.count('name="cell.') == 49
-    assert "Autoroute courbée — autoroute : haut, droite" in html
+    assert "Autoroute courbée : haut, droite" in html
+    assert "Gare courbée — autoroute : haut ; chemin de fer : droite" in html
 
 
 @pytest.mark.browser
