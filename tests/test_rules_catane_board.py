@@ -7,13 +7,23 @@ two red numbers side by side; harbours placed at random) and « Starting Set-Up 
 """
 
 from collections import Counter
+from itertools import pairwise
 
 import pytest
 from django.urls import reverse
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.engine.hexgrid import SeededRandom, are_neighbours, spiral
+from rules.engine.hexgrid import (
+    SeededRandom,
+    are_neighbours,
+    corners,
+    disc,
+    distance,
+    ring,
+    shared_side,
+    spiral,
+)
 from rules.games import catane_board as catan
 from tests.conftest import pdf_page_count
 
@@ -33,6 +43,41 @@ def assert_a_complete_island(board):
     assert len({(harbour.sea, harbour.land) for harbour in board.harbours}) == 9
     for harbour in board.harbours:
         assert are_neighbours(harbour.sea, harbour.land)
+
+
+# --- the hexagonal grid --------------------------------------------------------------------------------------
+
+
+def test_the_island_is_a_hex_and_two_rings_rows_of_3_4_5_4_3():
+    assert len(disc(2)) == 19
+    assert [sum(1 for _, r in disc(2) if r == row) for row in range(-2, 3)] == [3, 4, 5, 4, 3]
+    assert [len(ring(radius)) for radius in (1, 2, 3)] == [6, 12, 18]
+
+
+@pytest.mark.parametrize("start", range(6))
+def test_a_spiral_visits_every_hex_once_each_step_to_a_neighbour(start):
+    order = spiral(2, start)
+    assert sorted(order) == sorted(disc(2))
+    assert all(are_neighbours(a, b) for a, b in pairwise(order))
+    assert distance(order[0]) == 2 and order[-1] == (0, 0)
+
+
+def test_neighbours_share_a_side_of_two_common_corners():
+    for hex_ in disc(2):
+        for other in disc(2):
+            if are_neighbours(hex_, other):
+                a, b = shared_side(hex_, other)
+                for corner in (a, b):
+                    assert any(
+                        abs(corner[0] - x) < 1e-9 and abs(corner[1] - y) < 1e-9 for x, y in corners(other)
+                    )
+
+
+def test_the_seeded_shuffle_is_a_permutation_without_bias_on_small_bounds():
+    draw = SeededRandom(7)
+    assert sorted(draw.shuffled(range(19))) == list(range(19))
+    counts = Counter(SeededRandom(seed).below(3) for seed in range(3000))
+    assert all(900 < count < 1100 for count in counts.values())
 
 
 # --- the beginners' island ------------------------------------------------------------------------------
