@@ -263,3 +263,22 @@ def test_the_catane_rules_page_links_to_its_board(client):
     assert f'href="{reverse("rules:catan-board")}"' in html
     other = client.get(reverse("rules:page-detail", args=["quarto"])).content.decode()
     assert reverse("rules:catan-board") not in other
+
+
+@pytest.mark.django_db
+def test_the_board_page_answers_200_302_or_400_whatever_the_address(client):
+    from hypothesis import HealthCheck
+
+    values = st.sampled_from(
+        ["", "0", "1234", "-1", "x", "2147483647", "2147483648", "debutant", "hasard", "²", "1e3"]
+    )
+    keys = st.sampled_from(["disposition", "jetons", "graine", "autre"])
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(st.dictionaries(keys, values, max_size=4))
+    def check(query):
+        for name in ("rules:catan-board", "rules:catan-board-print"):
+            assert client.get(reverse(name), query).status_code in (200, 302, 400)
+        assert client.get("/api/rules/catane/board/", query).status_code in (200, 400)
+
+    check()

@@ -396,3 +396,21 @@ def test_the_page_form_takes_the_expansion_played_six_rounds_then(client):
     response = client.post(reverse("rules:check", args=["railroad-ink"]), data | {"variants": "river"})
     assert response.status_code == 400
     assert "La valeur doit être au plus 6." in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_board_print_answers_200_or_400_whatever_the_address(client):
+    from hypothesis import HealthCheck
+
+    names = st.sampled_from(["cell.1.2", "cell.4.4", "round.1.2", "round.4.4", "cell.9.9", "variants"])
+    values = st.sampled_from(
+        ["", "road_straight:0:0", "overpass:90:0", "tunnel:0:0", "1", "7", "8", "river", "x"]
+    )
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(st.dictionaries(names, values, max_size=6))
+    def check(query):
+        assert client.get(reverse("rules:railroad-ink-board-print"), query).status_code in (200, 400)
+        assert client.post(reverse("rules:check", args=["railroad-ink"]), query).status_code in (200, 400)
+
+    check()
