@@ -11,7 +11,7 @@ import pkgutil
 from functools import cache
 from importlib import import_module
 
-from rules.engine import GameRules
+from rules.engine import GameRules, Pieces
 
 
 @cache
@@ -32,3 +32,8 @@ def all_games() -> tuple[GameRules, ...]:
 def get_game(slug: str) -> GameRules | None:
     """The game with this slug, or None."""
     return next((game for game in all_games() if game.slug == slug), None)
+
+
+def components_of(game: GameRules) -> Pieces | None:
+    """The pieces a coded game declares (its module's COMPONENTS), or None."""
+    return getattr(import_module(type(game).__module__), "COMPONENTS", None)

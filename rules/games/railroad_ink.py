@@ -25,11 +25,14 @@ from rules.engine import (
     InvalidInput,
     Line,
     ListOf,
+    Piece,
+    Pieces,
     PlayerRange,
     Setup,
     SetupResult,
     Table,
     Variant,
+    Way,
     _,
     add_error,
     text,
@@ -64,6 +67,37 @@ VARIANT_DICE = {
     "meteor": (_("Dés Météore (distance et direction)"), 2),
     "lava": (_("Dés de Lave"), 2),
 }
+
+
+# --- Pieces: what a copy needs to be played (rules/engine/pieces.py) ---
+# « 6 plateaux effaçables et 6 feutres ; 4 dés Route ; 4 dés d'extension (2 par extension) ». Each
+# player draws on their own board; every round rolls the 4 route dice, an expansion adds its 2 dice.
+def pieces_needed(players: int, way: str) -> dict[str, int]:
+    needs = {
+        "boards": players,
+        "markers": players,
+        "route_dice": ROUTE_DICE_PLAIN,
+        "special_die": ROUTE_DICE_SPECIAL,
+    }
+    if way:
+        needs[f"dice_{way}"] = VARIANT_DICE[way][1]
+    return needs
+
+
+COMPONENTS = Pieces(
+    pieces=(
+        Piece("boards", _("Plateaux effaçables"), 6),
+        Piece("markers", _("Feutres effaçables"), 6),
+        Piece("route_dice", _("Dés Route"), ROUTE_DICE_PLAIN),
+        Piece("special_die", _("Dé Route spécial"), ROUTE_DICE_SPECIAL),
+        *(Piece(f"dice_{slug}", name, count) for slug, (name, count) in VARIANT_DICE.items()),
+    ),
+    ways=(
+        Way("", _("jeu de base")),
+        *(Way(slug, name, query={"variants": slug}) for slug, (name, _count) in VARIANT_DICE.items()),
+    ),
+    needs=pieces_needed,
+)
 
 
 class RailroadInk(GameRules):
