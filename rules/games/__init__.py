@@ -1,4 +1,6 @@
-"""The registry of games: every module in this package defines `RULES`, one GameRules instance.
+"""The registry of games: every game's module in this package defines `RULES`, one GameRules instance.
+
+A game's helper module (`catane_board`, `railroad_ink_board`: a board drawn or read) defines none.
 
 Adding a game is adding a module here (docs/adding-a-game.md).
 """
@@ -18,7 +20,8 @@ def all_games() -> tuple[GameRules, ...]:
     games = []
     for module_info in pkgutil.iter_modules(__path__):
         module = import_module(f"{__name__}.{module_info.name}")
-        games.append(module.RULES)
+        if hasattr(module, "RULES") or not module_info.name.endswith("_board"):
+            games.append(module.RULES)
     slugs = [game.slug for game in games]
     duplicates = {slug for slug in slugs if slugs.count(slug) > 1}
     if duplicates:

@@ -19,8 +19,10 @@ The board (7 × 7 squares, 3 × 3 central squares, 12 exits) is from the publish
 from rules.engine import (
     Component,
     Criterion,
+    Errors,
     GameRules,
     Integer,
+    InvalidInput,
     Line,
     ListOf,
     Piece,
@@ -35,6 +37,7 @@ from rules.engine import (
     add_error,
     text,
 )
+from rules.games.railroad_ink_board import read_board, routes_field, validate_connections, validate_routes
 
 # The board: 7 × 7 squares, the 9 central ones, 12 exits (3 on each side).
 BOARD_SQUARES = 7 * 7
@@ -280,6 +283,20 @@ class RailroadInk(GameRules):
         if sheet.variants:
             breakdown["variant_points"] = player["variant_points"]
         return breakdown
+
+    # --- the board scorer (rules/games/railroad_ink_board.py): the sheet's numbers read from the board ---
+
+    def check_fields(self, variants):
+        return (routes_field(ROUNDS_WITH_VARIANT if variants else ROUNDS),)
+
+    def check(self, position, variants):
+        errors: Errors = {}
+        validate_routes(position["routes"], errors)
+        if not errors:
+            validate_connections(position["routes"], errors)
+        if errors:
+            raise InvalidInput(errors)
+        return read_board(position["routes"], NETWORK_POINTS)
 
 
 RULES = RailroadInk()
