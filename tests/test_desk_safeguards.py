@@ -13,7 +13,14 @@ from catalogue.models import Copy
 from loans import services
 from loans.models import Hold, Loan, MembershipType
 from tests.conftest import text_of
-from tests.loan_helpers import make_copy, make_desk_world, make_game, make_member, make_membership_type
+from tests.loan_helpers import (
+    make_copy,
+    make_desk_world,
+    make_family_user,
+    make_game,
+    make_member,
+    make_membership_type,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -179,6 +186,20 @@ def test_an_expired_membership_is_said_plainly_with_its_renewal_and_no_quota(des
     assert "Adhésion expirée : aucun prêt possible tant qu'elle n'est pas renouvelée." in page
     assert "prêts possibles" not in page and "prêt possible sur" not in page
     assert reverse("ledger:membership-renew", args=[member.pk]) in response.content.decode()
+
+
+def test_a_familys_own_page_counts_no_loans_left_once_its_membership_expired(client):
+    today = timezone.localdate()
+    user = make_family_user()
+    make_member(
+        "M0004",
+        start=today - datetime.timedelta(days=430),
+        expiry=today - datetime.timedelta(days=65),
+        user=user,
+    )
+    client.force_login(user)
+    page = text_of(client.get(reverse("loans:account")))
+    assert "renouvelez-la au comptoir" in page and "Vous pouvez encore emprunter" not in page
 
 
 def test_a_valid_membership_shows_the_quota_left(desk, world):
