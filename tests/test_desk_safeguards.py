@@ -89,6 +89,8 @@ def test_a_membership_type_can_refuse_lending_while_a_game_is_late(desk, world, 
     assert "Camille Strict n'a pas rendu « Les colons de Catane » (90463, 9 jours de retard)" in text_of(
         response
     )
+    api = desk.post("/api/loans/", {"barcode": "90903", "member": family.pk}, content_type="application/json")
+    assert api.status_code == 400 and "n'a pas rendu « Les colons de Catane »" in api.json()["member"][0]
     assert not Loan.objects.open().filter(copy=other).exists()
 
     services.loan_return(loan=late, staff=staff_user)  # the late game comes back: lending is open again
