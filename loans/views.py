@@ -325,6 +325,10 @@ def return_scan(request: HttpRequest) -> HttpResponse:
         try:
             copy = copy_for_barcode(barcode)
         except ValidationError as unknown:
+            # A family's card scanned in the return box opens that family's page, as in the lend box.
+            member = Member.objects.filter(card_barcode__iexact=barcode).first()
+            if member is not None:
+                return redirect("loans:member-detail", pk=member.pk)
             error = unknown.messages[0]
         else:
             loan = copy.loans.open().first()

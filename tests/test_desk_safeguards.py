@@ -112,6 +112,11 @@ def test_a_card_scanned_in_the_lend_box_opens_that_familys_page(desk, world):
     assert not Loan.objects.filter(member=world["bidule"], copy__barcode="M0002").exists()
 
 
+def test_a_card_scanned_in_the_return_box_opens_that_familys_page(desk, world):
+    response = desk.get(reverse("loans:return-scan"), {"barcode": "M0002"})
+    assert response.status_code == 302 and response["Location"] == family_url(world["bidule"])
+
+
 def test_a_code_that_is_neither_a_copy_nor_a_card_still_answers_400(desk, world):
     response = desk.post(family_url(world["tartempion"]), {"barcode": "M9999"})
     assert response.status_code == 400
