@@ -135,3 +135,20 @@ def test_the_desk_pages_fit_a_phone_without_sideways_scroll(page, live_server, s
         if width > PHONE["width"]:
             too_wide[path] = width
     assert not too_wide, f"pages wider than a {PHONE['width']} px phone: {too_wide}"
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_reserving_a_title_on_the_shelf_offers_it_and_enter_lends_it(page, live_server, staff_user):
+    world = make_desk_world(staff_user)
+    make_copy(make_game("Luxor"), "55555")
+    log_in(page, live_server, staff_user, f"/comptoir/familles/{world['bidule'].pk}/")
+    page.select_option("#id_game", label="Luxor")
+    with page.expect_navigation():
+        page.click("form.hold-form button")
+    assert "« Luxor » est en rayon (exemplaire 55555" in page.locator(".shelf-offer").inner_text()
+    assert page.evaluate("document.activeElement.textContent").strip() == "Le prêter maintenant (55555)"
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert "« Luxor » (55555) prêté" in page.locator(".messages").inner_text()
+    assert Loan.objects.open().get(copy__barcode="55555").member == world["bidule"]
