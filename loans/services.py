@@ -131,7 +131,7 @@ def _check_debt_limit(member: Member) -> None:
 
 
 def late_loans(member: Member, today: datetime.date | None = None) -> list[Loan]:
-    """The family's games past their due date, the latest first (what the desk names at lending)."""
+    """The family's games past their due date, the longest overdue first (what the desk names at lending)."""
     return list(
         Loan.objects.overdue(today)
         .filter(member=member)

@@ -129,7 +129,7 @@ def _render_member(
         "loans": loans,
         "late_count": len(late),
         "late_games": services.describe_late(late),
-        "late_refused": late and member.membership_type.late_loans == MembershipType.LateLoans.REFUSE,
+        "late_refused": bool(late) and member.membership_type.late_loans == MembershipType.LateLoans.REFUSE,
         "membership_valid": member.membership_is_valid(),
         "membership_not_started": member.membership_start > timezone.localdate(),
         "shelf_offer": shelf_offer,
@@ -326,7 +326,9 @@ def return_scan(request: HttpRequest) -> HttpResponse:
             copy = copy_for_barcode(barcode)
         except ValidationError as unknown:
             # A family's card scanned in the return box opens that family's page, as in the lend box.
-            member = Member.objects.filter(card_barcode__iexact=barcode).first()
+            member = (
+                None if "\x00" in barcode else Member.objects.filter(card_barcode__iexact=barcode).first()
+            )
             if member is not None:
                 return redirect("loans:member-detail", pk=member.pk)
             error = unknown.messages[0]

@@ -121,6 +121,9 @@ def test_a_code_that_is_neither_a_copy_nor_a_card_still_answers_400(desk, world)
     response = desk.post(family_url(world["tartempion"]), {"barcode": "M9999"})
     assert response.status_code == 400
     assert "Aucun exemplaire ne porte le code-barres « M9999 »" in text_of(response)
+    for code in ("M0002\x00", "\x00"):
+        assert desk.post(family_url(world["tartempion"]), {"barcode": code}).status_code == 400
+        assert desk.get(reverse("loans:return-scan"), {"barcode": code}).status_code == 400
 
 
 def test_a_copy_scanned_in_the_card_box_opens_its_return_or_says_where_it_stands(desk, world):
