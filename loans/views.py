@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from catalogue.models import Copy, Game
 from ledger.forms import MoneyForm
 from ledger.models import Entry
-from ledger.services import euros, renewal_due
+from ledger.services import euros, renewal_due, renewal_period
 from ludotheque.access import staff_required
 from opening.schedule import weekday_date
 
@@ -119,6 +119,15 @@ def _render_member(
     entries = Entry.objects.filter(member=member)
     late = [loan for loan in loans if loan.is_overdue()]
     balance = entries.balance()
+    today = timezone.localdate()
+    membership_valid = member.membership_is_valid(today)
+    renewal = None
+    if not membership_valid and member.membership_start <= today:
+        # What renewing the expired membership gives, said beside the button: the new expiry and the price.
+        renewal = {
+            "end": renewal_period(member, member.membership_type, today)[1],
+            "price": member.membership_type.price,
+        }
     context = {
         "member": member,
         "balance": balance,
@@ -130,8 +139,9 @@ def _render_member(
         "late_count": len(late),
         "late_games": services.describe_late(late),
         "late_refused": bool(late) and member.membership_type.late_loans == MembershipType.LateLoans.REFUSE,
-        "membership_valid": member.membership_is_valid(),
-        "membership_not_started": member.membership_start > timezone.localdate(),
+        "membership_valid": membership_valid,
+        "membership_not_started": member.membership_start > today,
+        "renewal": renewal,
         "shelf_offer": shelf_offer,
         "quota_left": member.quota_left(len(loans)),
         "ready_holds": [hold for hold in holds if hold.status == Hold.Status.READY],

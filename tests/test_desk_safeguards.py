@@ -195,6 +195,8 @@ def test_an_expired_membership_is_said_plainly_with_its_renewal_and_no_quota(des
     assert f"adhésion expirée le {expired_on}" in page
     assert "Adhésion expirée : aucun prêt possible tant qu'elle n'est pas renouvelée." in page
     assert "prêts possibles" not in page and "prêt possible sur" not in page
+    new_end = (today + datetime.timedelta(days=364)).strftime("%d/%m/%Y")
+    assert f"l'adhésion « {member.membership_type.name} » irait jusqu'au {new_end}, pour 0,00 €." in page
     assert reverse("ledger:membership-renew", args=[member.pk]) in response.content.decode()
 
 
