@@ -423,6 +423,10 @@ class CopyQuerySet(models.QuerySet):
         """Copies whose status allows lending, whether or not they are out right now."""
         return self.filter(status__in=Copy.Status.lendable())
 
+    def in_circulation(self) -> "CopyQuerySet":
+        """Copies lendable now or once repaired or completed: not lost, withdrawn or kept from lending."""
+        return self.filter(status__in=[Copy.Status.ON_SHELF, Copy.Status.IN_REPAIR, Copy.Status.INCOMPLETE])
+
     # Whether a copy is out or set aside, and until when, is the lending app's knowledge: it comes
     # through the catalogue's registry (catalogue/registry.py), never from an import of that app.
 

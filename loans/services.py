@@ -652,7 +652,8 @@ def hold_create(*, game: Game, member: Member, staff: AbstractBaseUser) -> Hold:
     member = _lock_member(member)
     _lock_game(game.pk)
     _check_membership(member, timezone.localdate())
-    if not Copy.objects.filter(game=game).lendable().exists():
+    # A copy in repair or waiting for a piece will come back: families may queue for it.
+    if not Copy.objects.filter(game=game).in_circulation().exists():
         _refuse(
             _("« %(game)s » n'a aucun exemplaire prêtable : il ne peut pas être réservé."),
             code="no_lendable_copy",
