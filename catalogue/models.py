@@ -1,7 +1,6 @@
 """The catalogue: notices (games), their pieces and their copies, as PMB records them."""
 
 from django.conf import settings
-from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.search import SearchVectorField
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -418,10 +417,18 @@ class Document(models.Model):
         return self.file_name
 
 
+# The largest table an incomplete copy's playable sizes are kept for (a real table; score sheets cap at 20).
+MAX_TABLE = 30
+
+
 class CopyQuerySet(models.QuerySet):
     def lendable(self) -> "CopyQuerySet":
         """Copies whose status allows lending, whether or not they are out right now."""
         return self.filter(status__in=Copy.Status.lendable())
+
+    def in_circulation(self) -> "CopyQuerySet":
+        """Copies lendable now or once repaired or completed: not lost, withdrawn or kept from lending."""
+        return self.filter(status__in=[Copy.Status.ON_SHELF, Copy.Status.IN_REPAIR, Copy.Status.INCOMPLETE])
 
     # Whether a copy is out or set aside, and until when, is the lending app's knowledge: it comes
     # through the catalogue's registry (catalogue/registry.py), never from an import of that app.
@@ -440,10 +447,9 @@ class CopyQuerySet(models.QuerySet):
         For a table of `players`, also the incomplete copies whose remaining pieces allow it.
         """
         copies = self.lendable()
-        if players is not None:
-            copies = self.filter(
-                Q(status__in=Copy.Status.lendable())
-                | Q(status=Copy.Status.INCOMPLETE, playable_players__contains=[players])
+        if players is not None and 1 <= players <= MAX_TABLE:
+            copies = self.alias(fits=F("playable_tables").bitand(1 << players)).filter(
+                Q(status__in=Copy.Status.lendable()) | Q(status=Copy.Status.INCOMPLETE, fits__gt=0)
             )
         return copies.exclude(circulation().on_loan()).exclude(circulation().set_aside())
 
@@ -500,13 +506,8 @@ class Copy(models.Model):
     notes = models.TextField(_("notes"), blank=True)
     # For an incomplete copy, the player counts its remaining pieces still allow (the rules engine's
     # answer, kept by the lending app: loans/playable.py); the search finds it for these tables.
-    playable_players = ArrayField(
-        models.PositiveSmallIntegerField(),
-        default=list,
-        blank=True,
-        editable=False,
-        verbose_name=_("jouable à"),
-    )
+    # One bit per table size (bit n: n players), so that SQLite, the first-run database, reads it too.
+    playable_tables = models.PositiveIntegerField(_("jouable à"), default=0, editable=False)
     created_at = models.DateTimeField(_("créé le"), auto_now_add=True)
     updated_at = models.DateTimeField(_("modifié le"), auto_now=True)
 
@@ -540,6 +541,15 @@ class Copy(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} — {self.barcode}"
+
+    @property
+    def playable_players(self) -> list[int]:
+        """The table sizes an incomplete copy still allows (playable_tables' bits), smallest first."""
+        return [count for count in range(1, MAX_TABLE + 1) if self.playable_tables >> count & 1]
+
+    @staticmethod
+    def tables_mask(counts) -> int:
+        return sum(1 << count for count in counts if 1 <= count <= MAX_TABLE)
 
     @property
     def status_allows_lending(self) -> bool:

@@ -15,7 +15,7 @@ and each registers here, from its `AppConfig.ready()`, what the catalogue shows 
 - **Playability** (the loans app, which knows the missing pieces, asking the rules engine): for the
   incomplete copies among some copies, « jouable : parties courtes, 2 à 5 joueurs », by copy id;
   and, told that a game's pieces changed (the admin), it weighs its incomplete copies again
-  (`Copy.playable_players`, which `Copy.objects.available(players)` reads).
+  (`Copy.playable_tables`, which `Copy.objects.available(players)` reads).
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ def copy_playability(copy: Copy) -> Playability | None:
 
 
 def copy_playable_store(copy: Copy) -> None:
-    """Keep `Copy.playable_players` in step: the table sizes an incomplete copy allows ([] otherwise).
+    """Keep `Copy.playable_tables` in step: the table sizes an incomplete copy allows (none otherwise).
 
     The family search counts an incomplete copy as available for these tables (catalogue/search.py).
     Called after a return and a recovered piece, and when the librarian links a game's pieces.
@@ -39,9 +39,10 @@ def copy_playable_store(copy: Copy) -> None:
         playable = copy_playability(copy)
         if playable is not None and playable.playable:
             counts = list(playable.counts())
-    if counts != copy.playable_players:
-        copy.playable_players = counts
-        Copy.objects.filter(pk=copy.pk).update(playable_players=counts)
+    mask = Copy.tables_mask(counts)
+    if mask != copy.playable_tables:
+        copy.playable_tables = mask
+        Copy.objects.filter(pk=copy.pk).update(playable_tables=mask)
 
 
 def game_playable_store(game) -> None:

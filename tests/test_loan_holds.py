@@ -57,6 +57,12 @@ def test_it_refuses_a_second_hold_of_the_same_game_by_a_family(staff_user, game,
     assert Hold.objects.count() == 1
 
 
+def test_a_family_may_queue_for_a_game_whose_only_copy_is_in_repair(staff_user, game):
+    make_copy(game, "90476", status=Copy.Status.IN_REPAIR)
+    hold = services.hold_create(game=game, member=make_member("M1"), staff=staff_user)
+    assert hold.status == Hold.Status.WAITING
+
+
 def test_it_refuses_a_hold_on_a_game_without_a_lendable_copy(staff_user, game):
     make_copy(game, "90476", status=Copy.Status.WITHDRAWN)
     with pytest.raises(ValidationError) as excinfo:
