@@ -20,7 +20,7 @@ from .serializers import score_data
 from .services import render_text, translate
 
 INITIAL_SLOTS = 3  # rows first drawn for a list of turns (more on request)
-PAD_SLOTS = 12  # rows a printed pad draws for a list of turns: what one A4 page holds
+PAD_SLOTS = 8  # rows a printed pad draws for a list of turns: what one A4 page holds
 MAX_SLOTS = 60
 SLOTS = "_slots"  # `<list>._slots`: how many rows of the list are drawn
 
