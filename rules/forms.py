@@ -306,7 +306,7 @@ def drawn_pieces(game: GameRules) -> tuple:
     """The pieces a board's cells are picked from, drawn (rules/drawings.py), where the game has them."""
     from .drawings import PIECE_SET
 
-    return PIECE_SET if game.slug == "quarto" else ()
+    return PIECE_SET if getattr(game, "slug", "") == "quarto" else ()
 
 
 class CheckForm(DeclaredForm):

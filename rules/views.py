@@ -201,7 +201,10 @@ def _setup(request: HttpRequest, slug: str, template: str, printed: bool = False
     rules = _get_rules_or_404(slug, "setup")
     form = SetupForm(rules, request.GET)
     status = 200 if form.is_valid() or not form.asked else 400
-    context = {**(_print_context(request, rules, slug) if printed else _game_context(rules, slug)), "form": form}
+    context = {
+        **(_print_context(request, rules, slug) if printed else _game_context(rules, slug)),
+        "form": form,
+    }
     return render(request, template, context, status=status)
 
 

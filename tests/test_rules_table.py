@@ -96,7 +96,7 @@ def test_the_quarto_setup_aid_draws_the_sixteen_pieces_with_their_names(client):
     # foncée, pleine ou creuse ».
     assert len(pieces) == len(set(pieces)) == 16
     assert "Basse, carrée, claire, pleine" in pieces and "Haute, ronde, foncée, creuse" in pieces
-    assert html.count("<symbol id=\"quarto-piece-") == 16
+    assert html.count('<symbol id="quarto-piece-') == 16
 
 
 def test_the_quarto_referee_draws_the_pieces_to_pick_from_in_each_cell(client):
@@ -113,7 +113,8 @@ def test_the_quarto_referee_draws_the_pieces_to_pick_from_in_each_cell(client):
 def test_a_picked_board_is_checked_and_shown_as_picked(client):
     board = {f"board.1.{column}": str(piece) for column, piece in enumerate((1, 3, 5, 7))}
     response = client.post(
-        reverse("rules:check", args=["quarto"]), {**board, "characters": ["height", "shape", "colour", "fill"]}
+        reverse("rules:check", args=["quarto"]),
+        {**board, "characters": ["height", "shape", "colour", "fill"]},
     )
     assert response.status_code == 200
     # Pieces 1, 3, 5, 7 are all tall and solid (bits 1 set, 8 clear): seed 002's « 4 hautes », « 4 pleines ».

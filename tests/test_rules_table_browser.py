@@ -109,7 +109,9 @@ def qr_codes(pdf: bytes) -> list[str]:
         ("rules:score-pad", "biblios", "players=4"),
     ],
 )
-def test_the_print_aids_carry_the_live_pages_as_qr_codes_on_one_page(print_to_pdf, live_server, view, slug, query):
+def test_the_print_aids_carry_the_live_pages_as_qr_codes_on_one_page(
+    print_to_pdf, live_server, view, slug, query
+):
     pdf = print_to_pdf(f"{live_server.url}{reverse(view, args=[slug])}?{query}")
     assert pdf_page_count(pdf) == 1
     codes = qr_codes(pdf)

@@ -281,7 +281,9 @@ class Alhambra(GameRules):
                         default=0,
                     ),
                 ),
-                help=_("À deux joueurs seulement : les tuiles de Dirk, par type. Il marque mais ne gagne jamais."),
+                help=_(
+                    "À deux joueurs seulement : les tuiles de Dirk, par type. Il marque mais ne gagne jamais."
+                ),
             ),
         )
 
@@ -317,10 +319,10 @@ class Alhambra(GameRules):
 
     @staticmethod
     def dirk(sheet) -> dict | None:
-        """Dirk's tiles and points at a two-player table (none declared: he has nothing), else None."""
+        """Dirk's tiles and points at a two-player table, when the sheet declares them; else None."""
         if len(sheet.players) != PHANTOM_PLAYER_COUNT:
             return None
-        return sheet.shared.get("dirk") or {key: 0 for key, *_rest in BUILDINGS} | {"previous": 0}
+        return sheet.shared.get("dirk")
 
     def validate_sheet(self, sheet, errors):
         if len(sheet.players) != PHANTOM_PLAYER_COUNT and sheet.shared.get("dirk"):
@@ -346,7 +348,9 @@ class Alhambra(GameRules):
                     )
             if sheet.shared["round"] == 1 and dirk["previous"]:
                 add_error(
-                    errors, "dirk.previous", text(_("Avant le premier décompte, personne n'a encore marqué de points."))
+                    errors,
+                    "dirk.previous",
+                    text(_("Avant le premier décompte, personne n'a encore marqué de points.")),
                 )
         for key, name, _colour, count in BUILDINGS:
             refuse_over_supply(

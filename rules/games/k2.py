@@ -170,7 +170,9 @@ class K2(GameRules):
             ]
         )
         if season == "winter":
-            weather = Sentences([weather, text(_("En hiver, la météo peut aussi ralentir les déplacements."))])
+            weather = Sentences(
+                [weather, text(_("En hiver, la météo peut aussi ralentir les déplacements."))]
+            )
         family = "family" in setup.variants
         if n == 1:
             takes = text(
@@ -198,7 +200,14 @@ class K2(GameRules):
             )
         if family:
             takes = Sentences(
-                [takes, text(_("Variante familiale : chacun prend aussi sa carte de sauvetage, hors de son paquet."))]
+                [
+                    takes,
+                    text(
+                        _(
+                            "Variante familiale : chacun prend aussi sa carte de sauvetage, hors de son paquet."
+                        )
+                    ),
+                ]
             )
         if n == 1:
             first_player = text(_("Gardez le marqueur de premier joueur devant vous."))
