@@ -79,7 +79,7 @@ class ScoreSheetForm(DeclaredForm):
         self.initial_slots = slots
         self.count, self.variants, self.more = players, variants, more
         self.player_fields = game.player_fields(variants)
-        self.shared_fields = game.shared_fields(variants)
+        self.shared_fields = game.sheet_shared_fields(variants, players)
         self.containers |= {"players", "variants"}
         self.names = []
         for index in range(players):

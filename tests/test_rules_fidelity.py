@@ -268,3 +268,10 @@ def test_totals_are_worded_in_what_the_sheet_counts():
         {"variants": ["easy"], "players": [{"name": "Léa", "monsters": 1}, {"name": "Tom", "monsters": 0}]}
     )
     assert render(result.explanation) == "Léa gagne avec 1 carte monstre."
+
+
+def test_only_the_two_player_sheet_shows_dirk():
+    from rules.score_sheet import ScoreSheetForm
+
+    form = ScoreSheetForm(ALHAMBRA, players=3, variants=frozenset())
+    assert not any("Dirk" in row.label for row in form.shared_rows)

@@ -165,6 +165,10 @@ class GameRules:
         """What the whole table writes once (Biblios' dice values, Alhambra's round)."""
         return ()
 
+    def sheet_shared_fields(self, variants: frozenset[str], players: int) -> tuple[Field, ...]:
+        """The shared fields a sheet for this many players shows (Alhambra's Dirk only at two)."""
+        return self.shared_fields(variants)
+
     def lines(self, variants: frozenset[str]) -> tuple[Line, ...]:
         """The score lines: the keys of every player's breakdown, in sheet order."""
         return ()

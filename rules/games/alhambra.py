@@ -287,6 +287,10 @@ class Alhambra(GameRules):
             ),
         )
 
+    def sheet_shared_fields(self, variants, players):
+        fields = self.shared_fields(variants)
+        return fields if players == PHANTOM_PLAYER_COUNT else tuple(f for f in fields if f.name != "dirk")
+
     def player_fields(self, variants):
         return (
             Group(
