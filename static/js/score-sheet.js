@@ -77,8 +77,12 @@
         var id = (control.id || "live-" + name.replace(/[^A-Za-z0-9_-]/g, "-")) + "-live-errors";
         control.setAttribute("aria-invalid", "true");
         control.setAttribute("data-live-invalid", "");
-        control.setAttribute("aria-describedby", id);
-        reason(control.closest(".control, fieldset") || control.parentNode, errors[path], id);
+        // The reason is written next to the fields typed in; the others only turn red, so that the
+        // first keystroke on a new sheet does not fill it with « Ce champ est obligatoire. »
+        if (touched[name]) {
+          control.setAttribute("aria-describedby", id);
+          reason(control.closest(".control, fieldset") || control.parentNode, errors[path], id);
+        }
         return;
       }
       var cell = form.querySelector('[data-cell="' + name + '"]');
@@ -92,6 +96,7 @@
 
   var timer = null;
   var pending = null;
+  var touched = {};
 
   function send() {
     if (pending) pending.abort();
@@ -120,6 +125,11 @@
     timer = window.setTimeout(send, 250);
   }
 
-  form.addEventListener("input", schedule);
-  form.addEventListener("change", schedule);
+  function typed(event) {
+    if (event.target && event.target.name) touched[event.target.name] = true;
+    schedule();
+  }
+
+  form.addEventListener("input", typed);
+  form.addEventListener("change", typed);
 })();
