@@ -168,9 +168,14 @@ def page_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 # --- print aids: the live pages' QR codes, the drawn board -------------------------------------------
 
-# A print aid draws the game's board or pieces where it has some: `rules/print/boards/<template>`.
+
+def _quarto_board(request: HttpRequest) -> dict:
+    return {"pieces": PIECE_SET, "piece_sprite": quarto_sprite()}
+
+
+# A print aid draws the game's board or pieces where it has some: the template and what it needs.
 # Catan's generated layout (issue 16, the board referee) goes in this table too.
-PRINT_BOARDS = {"quarto": "rules/print/boards/quarto.html"}
+PRINT_BOARDS = {"quarto": ("rules/print/boards/quarto.html", _quarto_board)}
 
 
 def _print_links(request: HttpRequest, rules: GameRules, slug: str) -> list[dict]:
@@ -188,9 +193,8 @@ def _print_links(request: HttpRequest, rules: GameRules, slug: str) -> list[dict
 def _print_context(request: HttpRequest, rules: GameRules, slug: str) -> dict:
     context = {**_game_context(rules, slug), "print_links": _print_links(request, rules, slug)}
     if slug in PRINT_BOARDS:
-        context["board_template"] = PRINT_BOARDS[slug]
-        context["pieces"] = PIECE_SET
-        context["piece_sprite"] = quarto_sprite()
+        template, board = PRINT_BOARDS[slug]
+        context.update(board_template=template, **board(request))
     return context
 
 
