@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import forms
@@ -111,6 +111,25 @@ class Checkboxes(forms.CheckboxSelectMultiple):
         return option
 
 
+class PieceRadios(forms.RadioSelect):
+    """A board cell's piece, picked among drawn pieces (Quarto): one radio per piece, styled as the piece.
+
+    Radios keep what a select gave for free: Tab reaches the cell, the arrow keys move between the
+    pieces, a click picks one, and a screen reader reads each piece's name; without a script.
+    """
+
+    template_name = "rules/widgets/pieces.html"
+
+    def __init__(self, *args, pieces: Mapping[str, Any] | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.pieces = dict(pieces or {})
+
+    def create_option(self, *args, **kwargs) -> dict:
+        option = super().create_option(*args, **kwargs)
+        option["piece"] = self.pieces.get(str(option["value"]))
+        return option
+
+
 # --- fields -------------------------------------------------------------------------------------------
 
 
@@ -182,10 +201,14 @@ class RowCountInput(forms.IntegerField):
         return initial
 
 
-def name_field(label: str, initial: str) -> forms.CharField:
-    """A player's name (the engine checks it: present, unique, not too long)."""
-    widget = TextInput(attrs={"maxlength": NAME_MAX_LENGTH, "autocomplete": "off"})
-    return forms.CharField(label=label, initial=initial, required=False, widget=widget)
+def name_field(label: str, placeholder: str) -> forms.CharField:
+    """A player's name (the engine checks it: present, unique, not too long).
+
+    Empty, « Joueur 1 » as its placeholder: tapping the field and typing gives what was typed; left
+    blank, the sheet names the player « Joueur 1 » (ScoreSheetForm.body).
+    """
+    attrs = {"maxlength": NAME_MAX_LENGTH, "autocomplete": "off", "placeholder": placeholder}
+    return forms.CharField(label=label, required=False, widget=TextInput(attrs=attrs))
 
 
 def number_widget(minimum: int | None, maximum: int | None, **attrs: Any) -> NumberInput:
@@ -198,11 +221,12 @@ def initial_text(declared: Field) -> Any:
     return None if declared.default is MISSING else declared.default
 
 
-def formfield(declared: Field, *, label: str | None = None, prefill: bool = True) -> forms.Field:
+def formfield(declared: Field, *, label: str | None = None) -> forms.Field:
     """The Django field of one declared input (not a group, a list of groups or a board).
 
-    `prefill=False` leaves a number (or a list of numbers) empty, its default as a placeholder: a row
-    of a list stays blank, so an unused row is not mistaken for a played turn of zeros.
+    A number (or a list of numbers) is drawn empty, its default as a placeholder: typing 9 gives 9
+    (not 90 after a pre-filled 0), a blank input is left out of the request so that the engine applies
+    the default, and a row of a list left blank is not mistaken for a played turn of zeros.
     """
     options = {
         "label": translate(declared.label) if label is None else label,
@@ -218,11 +242,9 @@ def formfield(declared: Field, *, label: str | None = None, prefill: bool = True
     if isinstance(declared, ListOf) and isinstance(declared.item, Choice):
         choices = [(value, translate(text)) for value, text in declared.item.choices]
         return MultipleChoiceInput(choices=choices, widget=Checkboxes, **options)
-    if not prefill:
-        options["initial"] = None
+    options["initial"] = None
     if isinstance(declared, Integer):
-        placeholder = None if prefill else initial_text(declared)
-        widget = number_widget(declared.minimum, declared.maximum, placeholder=placeholder)
+        widget = number_widget(declared.minimum, declared.maximum, placeholder=initial_text(declared))
         return IntegerInput(widget=widget, **options)
     if isinstance(declared, ListOf) and isinstance(declared.item, Integer):
         attrs = {"inputmode": "numeric", "placeholder": gettext("ex. 5, 3, 2"), "autocomplete": "off"}
@@ -256,10 +278,15 @@ def grid_shape(declared: Field) -> tuple[int, int] | None:
     return rows, columns
 
 
-def cell_field(declared: Field, row: int, column: int) -> IntegerInput:
-    """A cell of a board: a select when its schema lists the values (Quarto's pieces), else a number."""
+def cell_field(declared: Field, row: int, column: int, pieces: Sequence[Any] = ()) -> IntegerInput:
+    """A cell of a board: drawn pieces to pick from when the game has them (Quarto, rules/drawings.py),
+    a select when its schema lists the values, else a number."""
     cell = declared.schema()["items"]["items"]
     label = gettext("Ligne %(row)s, colonne %(column)s") % {"row": row + 1, "column": column + 1}
+    if pieces:
+        choices = [("", gettext("Case vide")), *((str(piece.value), piece.name) for piece in pieces)]
+        widget = PieceRadios(choices=choices, pieces={str(piece.value): piece for piece in pieces})
+        return IntegerInput(label=label, required=False, widget=widget)
     choices = None
     if "oneOf" in cell:
         choices = [

@@ -302,6 +302,13 @@ class Grid:
         return [message for path in paths for message in self.form.errors.get(path, [])]
 
 
+def drawn_pieces(game: GameRules) -> tuple:
+    """The pieces a board's cells are picked from, drawn (rules/drawings.py), where the game has them."""
+    from .drawings import PIECE_SET
+
+    return PIECE_SET if getattr(game, "slug", "") == "quarto" else ()
+
+
 class CheckForm(DeclaredForm):
     """A position to check (Quarto's board), drawn from the game's check fields."""
 
@@ -316,6 +323,7 @@ class CheckForm(DeclaredForm):
             self.fields["variants"] = variants_field(game)
         self.containers.add("variants")
         self.controls: list = []
+        self.pieces = drawn_pieces(game)
         for declared in self.check_fields:
             shape = grid_shape(declared)
             if shape is None:
@@ -326,8 +334,16 @@ class CheckForm(DeclaredForm):
             self.containers |= {declared.name, *(join_path(declared.name, row) for row in range(shape[0]))}
             for row in range(shape[0]):
                 for column in range(shape[1]):
-                    self.fields[f"{declared.name}.{row}.{column}"] = cell_field(declared, row, column)
+                    self.fields[f"{declared.name}.{row}.{column}"] = cell_field(
+                        declared, row, column, pieces=self.pieces
+                    )
             self.controls.append(grid)
+
+    @property
+    def piece_sprite(self):
+        from .drawings import quarto_sprite
+
+        return quarto_sprite()
 
     @property
     def inputs(self) -> list:

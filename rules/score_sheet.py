@@ -20,6 +20,7 @@ from .serializers import score_data
 from .services import render_text, translate
 
 INITIAL_SLOTS = 3  # rows first drawn for a list of turns (more on request)
+PAD_SLOTS = 8  # rows a printed pad draws for a list of turns: what one A4 page holds
 MAX_SLOTS = 60
 SLOTS = "_slots"  # `<list>._slots`: how many rows of the list are drawn
 
@@ -64,11 +65,21 @@ class ScoreSheetForm(DeclaredForm):
     drawn again as typed, not scored.
     """
 
-    def __init__(self, game: GameRules, *, players: int, variants: frozenset[str], data=None, more: str = ""):
+    def __init__(
+        self,
+        game: GameRules,
+        *,
+        players: int,
+        variants: frozenset[str],
+        data=None,
+        more: str = "",
+        slots: int = INITIAL_SLOTS,
+    ):
         super().__init__(game, data)
+        self.initial_slots = slots
         self.count, self.variants, self.more = players, variants, more
         self.player_fields = game.player_fields(variants)
-        self.shared_fields = game.shared_fields(variants)
+        self.shared_fields = game.sheet_shared_fields(variants, players)
         self.containers |= {"players", "variants"}
         self.names = []
         for index in range(players):
@@ -79,6 +90,14 @@ class ScoreSheetForm(DeclaredForm):
             self.containers.add(f"players.{index}")
         self.rows = self._rows(self.player_fields, [f"players.{index}" for index in range(players)])
         self.shared_rows = self._rows(self.shared_fields, [""])
+
+    def name_of(self, index: int) -> str:
+        """The name typed in the column, or its placeholder « Joueur N » when left blank."""
+        typed = self.cleaned_data.get(self.names[index]) if hasattr(self, "cleaned_data") else None
+        if typed is None and self.is_bound:
+            typed = self[self.names[index]].value()
+        typed = typed.strip() if isinstance(typed, str) else typed
+        return typed or self.player_name(index)
 
     @property
     def name_fields(self) -> list:
@@ -117,7 +136,7 @@ class ScoreSheetForm(DeclaredForm):
         if self.is_bound:
             count = max(self._posted_slots(path) for path in paths) + (1 if self.more == here else 0)
         else:
-            count = INITIAL_SLOTS
+            count = self.initial_slots
         count = max(declared.min_items, min(count, high))
         self.containers.update(paths)
         cells = []
@@ -145,14 +164,14 @@ class ScoreSheetForm(DeclaredForm):
             for member in declared.fields:
                 names += self._leaves(member, join_path(path, member.name), (*trail, translate(member.label)))
             return names
-        self.fields[path] = formfield(declared, label=" › ".join(trail) if trail else None, prefill=False)
+        self.fields[path] = formfield(declared, label=" › ".join(trail) if trail else None)
         return [path]
 
     def body(self) -> dict[str, Any]:
         """The API's score body this form stands for."""
         players = [
-            {"name": self.cleaned_data.get(name, ""), **self.values(self.player_fields, f"players.{index}")}
-            for index, name in enumerate(self.names)
+            {"name": self.name_of(index), **self.values(self.player_fields, f"players.{index}")}
+            for index in range(self.count)
         ]
         return {"variants": sorted(self.variants), "players": players, **self.values(self.shared_fields, "")}
 
@@ -194,8 +213,8 @@ class ScoreSheetForm(DeclaredForm):
     def columns(self) -> list[dict]:
         players = self.display["players"] if self.display else [{}] * self.count
         return [
-            {"name": player.get("name", self[name].value()), **player}
-            for name, player in zip(self.names, players, strict=True)
+            {"name": player.get("name", self.name_of(index)), **player}
+            for index, player in enumerate(players)
         ]
 
     @property

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
@@ -13,11 +14,12 @@ from catalogue.models import Game
 from ludotheque.api import RulesThrottle
 
 from .boards import board_links, check_form
+from .drawings import PIECE_SET, qr_svg, quarto_sprite
 from .engine import GameRules
 from .forms import SetupForm, SheetChoiceForm
 from .models import RulePage
 from .pages.markup import SectionKind
-from .score_sheet import ScoreSheetForm
+from .score_sheet import PAD_SLOTS, ScoreSheetForm
 from .serializers import ScoreResultSerializer, score_data
 from .services import all_game_rules, game_rules, render_text, translate
 
@@ -166,14 +168,49 @@ def page_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "rules/page_detail.html", context)
 
 
+# --- print aids: the live pages' QR codes, the drawn board -------------------------------------------
+
+
+def _quarto_board(request: HttpRequest) -> dict:
+    return {"pieces": PIECE_SET, "piece_sprite": quarto_sprite()}
+
+
+# A print aid draws the game's board or pieces where it has some: the template and what it needs.
+# Catan's generated layout (issue 16, the board referee) goes in this table too.
+PRINT_BOARDS = {"quarto": ("rules/print/boards/quarto.html", _quarto_board)}
+
+
+def _print_links(request: HttpRequest, rules: GameRules, slug: str) -> list[dict]:
+    """The live rules page and score sheet as QR codes (segno, SVG): the table scans them from paper."""
+    links = [(gettext_lazy("Les règles"), reverse("rules:page-detail", args=[slug]))]
+    if "score" in rules.features:
+        links.append((gettext_lazy("La feuille de score"), reverse("rules:score-sheet", args=[slug])))
+    found = []
+    for label, path in links:
+        url = request.build_absolute_uri(path)
+        found.append({"label": label, "url": url, "qr": qr_svg(url)})
+    return found
+
+
+def _print_context(request: HttpRequest, rules: GameRules, slug: str) -> dict:
+    context = {**_game_context(rules, slug), "print_links": _print_links(request, rules, slug)}
+    if slug in PRINT_BOARDS:
+        template, board = PRINT_BOARDS[slug]
+        context.update(board_template=template, **board(request))
+    return context
+
+
 # --- setup calculator --------------------------------------------------------------------------------
 
 
-def _setup(request: HttpRequest, slug: str, template: str) -> HttpResponse:
+def _setup(request: HttpRequest, slug: str, template: str, printed: bool = False) -> HttpResponse:
     rules = _get_rules_or_404(slug, "setup")
     form = SetupForm(rules, request.GET)
     status = 200 if form.is_valid() or not form.asked else 400
-    context = {**_game_context(rules, slug), "form": form}
+    context = {
+        **(_print_context(request, rules, slug) if printed else _game_context(rules, slug)),
+        "form": form,
+    }
     return render(request, template, context, status=status)
 
 
@@ -184,7 +221,7 @@ def setup(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def setup_print(request: HttpRequest, slug: str) -> HttpResponse:
-    return _setup(request, slug, "rules/print/setup.html")
+    return _setup(request, slug, "rules/print/setup.html", printed=True)
 
 
 # --- score sheet -----------------------------------------------------------------------------------
@@ -256,14 +293,16 @@ def _sheet_query(data: QueryDict) -> str:
 
 @require_GET
 def score_pad(request: HttpRequest, slug: str) -> HttpResponse:
-    """A blank pad to print: the score lines as rows, N empty player columns, the tie-break rule."""
+    """A blank pad to print: the screen sheet's rows (same names, one row per round where the sheet has
+    them, as many as the page holds), N empty player columns, the tie-break rule."""
     rules = _get_rules_or_404(slug, "score")
     choice = SheetChoiceForm(rules, request.GET)
-    context = {**_game_context(rules, slug), "choice": choice}
+    context = {**_print_context(request, rules, slug), "choice": choice}
     if not choice.ready:
         return render(request, "rules/print/score_pad.html", context, status=400)
+    form = ScoreSheetForm(rules, players=choice.count, variants=choice.variant_set, slots=PAD_SLOTS)
     context.update(
-        lines=[translate(line.label) for line in rules.lines(choice.variant_set)],
+        form=form,
         columns=range(choice.count),
         tie_break_rule=render_text(rules.tie_break_rule(choice.variant_set)),
     )
@@ -276,7 +315,7 @@ def score_print(request: HttpRequest, slug: str) -> HttpResponse:
     rules = _get_rules_or_404(slug, "score")
     data = request.POST if request.method == "POST" else request.GET
     choice = SheetChoiceForm(rules, data)
-    context = {**_game_context(rules, slug), "choice": choice, "form": None}
+    context = {**_print_context(request, rules, slug), "choice": choice, "form": None}
     if not choice.ready:
         return render(request, "rules/print/score_filled.html", context, status=400)
     form = ScoreSheetForm(rules, players=choice.count, variants=choice.variant_set, data=data)

@@ -622,10 +622,11 @@ def test_the_blank_pad_lists_the_lines_with_their_points_and_the_tie_break_rule(
     response = client.get(reverse("rules:score-pad", args=[SLUG]), {"players": 5})
     assert response.status_code == 200
     text = text_of(response)
+    # The screen sheet's rows (issue 16): each line's name and what a unit is worth.
     for row in (
-        "Routes de 6 wagons (× 15)",
-        "Points des cartes Destination ratées (× −1)",
-        "Cartes Destination réussies (× 0)",
+        "Routes de 6 wagons Chaque unité rapporte 15 points.",
+        "Points des cartes Destination ratées Chaque unité retire 1 point.",
+        "Cartes Destination réussies Ne rapporte pas de points : sert au départage.",
     ):
         assert row in text
     assert (

@@ -197,7 +197,7 @@ def test_setup_values_for_each_player_count(count, gold, random, deck):
     components = {str(c.name): c.count for c in result.components}
     assert (
         components["Cartes dans la pioche"]
-        + components["Cartes Or retirées"]
+        + components.get("Cartes Or retirées", 0)
         + components["Cartes retirées au hasard"]
         == 87
     )

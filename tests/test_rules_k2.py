@@ -47,7 +47,16 @@ def errors_of(body):
 @pytest.mark.parametrize("players", [1, 2, 3, 4, 5])
 def test_setup_gives_each_player_two_climbers_two_tents_and_eighteen_cards(players):
     setup = K2.run_setup({"players": players})
-    assert setup.values == {"days": 18, "cards_per_player": 18, "hand_size": 6, "cards_per_day": 3}
+    assert setup.values == {
+        "days": 18,
+        "cards_per_player": 18,
+        "hand_size": 6,
+        "cards_per_day": 3,
+        # muchachitaludica.com's summary of the publisher's setup: markers on 1, 3 risk tokens face up.
+        "acclimatisation_start": 1,
+        "risk_tokens_face_up": 3,
+        "rescue_cards": 0,
+    }
     counts = {str(component.name): component.count for component in setup.components}
     assert counts["Pions grimpeur (2 sur la montagne, 2 sur la piste de score par joueur)"] == 4 * players
     assert counts["Tentes"] == 2 * players
@@ -55,7 +64,10 @@ def test_setup_gives_each_player_two_climbers_two_tents_and_eighteen_cards(playe
     assert counts["Cartes (18 par joueur)"] == 18 * players
     assert counts["Tuiles météo de la saison"] == 6
     steps = " ".join(str(step) for step in setup.steps)
-    assert f"Chacun des {players} joueurs prend dans sa couleur 4 pions grimpeur, 2 tentes" in steps
+    if players == 1:  # solo: no « chacun des 1 joueurs » (issue 16)
+        assert "Prenez dans votre couleur 4 pions grimpeur, 2 tentes" in steps and "Chacun des" not in steps
+    else:
+        assert f"Chacun des {players} joueurs prend dans sa couleur 4 pions grimpeur, 2 tentes" in steps
     assert "en pioche 6 ; chaque jour, il en joue 3 puis complète sa main à 6" in steps
 
 
@@ -77,7 +89,8 @@ def test_winter_uses_the_winter_weather_tiles_and_slows_moves():
     winter = [str(step) for step in K2.run_setup({"players": 2, "season": "winter"}).steps]
     assert summer[1] == (
         "Mélangez les 6 tuiles météo d'été et empilez-les face cachée près du plateau : "
-        "chacune annonce 3 jours, soit 18 jours d'expédition."
+        "chacune annonce 3 jours, soit 18 jours d'expédition. Retournez la première tuile face visible et posez "
+        "le marqueur météo sur son premier jour."
     )
     assert winter[1].startswith("Mélangez les 6 tuiles météo d'hiver")
     assert winter[1].endswith("En hiver, la météo peut aussi ralentir les déplacements.")
@@ -163,9 +176,10 @@ def test_equal_totals_share_the_victory():
         str(result.explanation)
         == "Wanda et Jerzy sont à égalité avec 10 points. Wanda et Jerzy se partagent la victoire."
     )
-    assert (
-        str(K2.tie_break_rule())
-        == "Le plus grand total gagne. Les joueurs à égalité se partagent la victoire."
+    # Nobody ticked « premier au point le plus haut »: the tie-breaker cannot separate them.
+    assert str(K2.tie_break_rule()) == (
+        "Le plus grand total gagne. En cas d'égalité, départage par le premier grimpeur arrivé au point le "
+        "plus haut ; si l'égalité persiste, la victoire est partagée."
     )
 
 

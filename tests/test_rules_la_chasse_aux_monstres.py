@@ -167,7 +167,7 @@ def test_in_the_competitive_easier_game_the_most_monster_cards_win():
     ]
     assert result.winners == ["Tom"]
     assert result.decided_by is None
-    assert str(result.explanation) == "Tom gagne avec 7 points."
+    assert str(result.explanation) == "Tom gagne avec 7 cartes monstre."
 
 
 def test_players_with_as_many_monster_cards_share_the_victory():
@@ -179,16 +179,24 @@ def test_players_with_as_many_monster_cards_share_the_victory():
     assert [player.rank for player in result.players] == [1, 1, 3]
     assert (
         str(result.explanation)
-        == "Léa et Tom sont à égalité avec 5 points. Léa et Tom se partagent la victoire."
+        == "Léa et Tom sont à égalité avec 5 cartes monstre. Léa et Tom se partagent la victoire."
     )
     assert str(MONSTERS.tie_break_rule(frozenset({"easy"}))) == (
         "Le plus grand total gagne. Les joueurs à égalité se partagent la victoire."
     )
 
 
-def test_one_child_can_play_the_easier_game_alone():
-    result = score({"name": "Léa", "monsters": 10})
-    assert result.winners == ["Léa"]
+def test_the_competitive_sheet_refuses_a_child_alone():
+    # Seed 004: « celui qui a le plus de cartes monstre gagne » — a competition needs an opponent; one
+    # child plays the cooperative game, which has no score.
+    with pytest.raises(InvalidInput) as error:
+        score({"name": "Léa", "monsters": 10})
+    assert messages(error.value) == {
+        "players": [
+            "En jeu compétitif, il faut au moins 2 joueurs : seul, jouez la partie coopérative (sans feuille "
+            "de score)."
+        ]
+    }
 
 
 def test_bad_monster_counts_are_refused_with_their_path():
@@ -205,12 +213,27 @@ def test_bad_monster_counts_are_refused_with_their_path():
     }
 
 
-def test_more_monster_cards_than_the_box_holds_is_refused():
+def test_more_monster_cards_than_the_chosen_length_holds_is_refused():
+    # Seed 004: « Nombre de cartes monstre : 10 (partie courte), 15 (moyenne), 20 (longue) ».
+    message = (
+        "Les joueurs ont gardé 21 cartes monstre en tout ; une partie de cette durée n'en compte que 15."
+    )
     with pytest.raises(InvalidInput) as error:
         score({"name": "Léa", "monsters": 12}, {"name": "Tom", "monsters": 9})
-    assert messages(error.value) == {
-        "players": ["Les joueurs ont gardé 21 cartes monstre en tout ; la boîte n'en contient que 20."]
-    }
+    assert messages(error.value) == {"players.0.monsters": [message], "players.1.monsters": [message]}
+
+
+@pytest.mark.parametrize(("length", "pile"), [("short", 10), ("medium", 15), ("long", 20)])
+def test_the_competitive_sheet_is_capped_by_the_chosen_length(length, pile):
+    body = {"variants": ["easy"], "length": length}
+    fits = MONSTERS.run_score(
+        {**body, "players": [{"name": "Léa", "monsters": pile - 1}, {"name": "Tom", "monsters": 1}]}
+    )
+    assert fits.winners == ["Léa"]
+    with pytest.raises(InvalidInput):
+        MONSTERS.run_score(
+            {**body, "players": [{"name": "Léa", "monsters": pile}, {"name": "Tom", "monsters": 1}]}
+        )
 
 
 def test_six_players_are_refused_on_the_score_sheet_too():
@@ -221,7 +244,7 @@ def test_six_players_are_refused_on_the_score_sheet_too():
 
 # --- properties -------------------------------------------------------------------------------------
 
-tables = st.lists(st.integers(min_value=0, max_value=4), min_size=1, max_size=5).map(
+tables = st.lists(st.integers(min_value=0, max_value=3), min_size=2, max_size=5).map(
     lambda counts: [{"name": f"Enfant {index + 1}", "monsters": count} for index, count in enumerate(counts)]
 )
 

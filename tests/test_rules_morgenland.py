@@ -36,7 +36,7 @@ def test_base_game_the_most_magic_objects_wins():
     ]
     assert result.winners == ["Baba"]
     assert [p.rank for p in result.players] == [2, 1, 3]
-    assert str(result.explanation) == "Baba gagne avec 4 points."
+    assert str(result.explanation) == "Baba gagne avec 4 objets magiques."
 
 
 def test_base_game_ties_are_not_broken():
@@ -47,7 +47,7 @@ def test_base_game_ties_are_not_broken():
     assert [p.rank for p in result.players] == [1, 1, 3, 4]
     assert (
         str(result.explanation)
-        == "Ali et Baba sont à égalité avec 3 points. Ali et Baba se partagent la victoire."
+        == "Ali et Baba sont à égalité avec 3 objets magiques. Ali et Baba se partagent la victoire."
     )
     assert (
         str(RULES.tie_break_rule())
@@ -68,7 +68,7 @@ def test_full_game_tie_is_broken_by_parchments():
     assert result.decided_by == "parchments"
     assert [p.rank for p in result.players] == [2, 1, 3]
     assert str(result.explanation) == (
-        "Ali et Baba sont à égalité avec 5 points. Départage par les parchemins : Baba l'emporte (2 contre 1)."
+        "Ali et Baba sont à égalité avec 5 objets magiques. Départage par les parchemins : Baba l'emporte (2 contre 1)."
     )
 
 
@@ -86,7 +86,7 @@ def test_full_game_equal_parchments_go_to_treasures():
     assert result.decided_by == "treasures"
     assert [p.rank for p in result.players] == [2, 1, 3]
     assert str(result.explanation) == (
-        "Ali, Baba et Sindbad sont à égalité avec 5 points. "
+        "Ali, Baba et Sindbad sont à égalité avec 5 objets magiques. "
         "Départage par les parchemins : Ali et Baba restent à égalité. "
         "Départage par les trésors : Baba l'emporte (11 contre 7)."
     )

@@ -123,11 +123,13 @@ def test_the_setup_aid_names_the_table_variants_and_steps(client):
 
 
 @pytest.mark.django_db
-def test_the_blank_pad_has_the_lines_as_rows_players_as_columns_and_the_tie_break_footnote(client):
+def test_the_blank_pad_has_the_sheets_rows_players_as_columns_and_the_tie_break_footnote(client):
     response = client.get(reverse("rules:score-pad", args=["biblios"]), {"players": "4"})
     assert response.status_code == 200
     html = response.content.decode()
-    for label in ("Moines", "Manuscrits", "Pigments", "Grimoires interdits", "Livres sacrés", "Total"):
+    for label in ("Moines", "Manuscrits", "Pigments", "Grimoires interdits", "Livres sacrés"):
+        assert f'<th scope="row" colspan="5">{label}</th>' in html
+    for label in ("Total des cartes", "Lettre la plus proche de A", "Or restant", "Total"):
         assert f'<th scope="row">{label}</th>' in html
     assert html.count('<th scope="col" class="write-in"></th>') == 4
     assert "départage par l&#x27;or restant, puis la catégorie Moines" in html

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from .fields import Errors, Field, InvalidInput, add_error, clean_fields, join_path, object_schema
-from .ranking import Criterion, Ranking, ScoredPlayer, rank, tie_break_rule
+from .ranking import Criterion, Ranking, ScoredPlayer, points, rank, tie_break_rule
 from .text import Sentences, Text, _, text
 
 NAME_MAX_LENGTH = 40
@@ -165,6 +165,10 @@ class GameRules:
         """What the whole table writes once (Biblios' dice values, Alhambra's round)."""
         return ()
 
+    def sheet_shared_fields(self, variants: frozenset[str], players: int) -> tuple[Field, ...]:
+        """The shared fields a sheet for this many players shows (Alhambra's Dirk only at two)."""
+        return self.shared_fields(variants)
+
     def lines(self, variants: frozenset[str]) -> tuple[Line, ...]:
         """The score lines: the keys of every player's breakdown, in sheet order."""
         return ()
@@ -188,10 +192,17 @@ class GameRules:
         """Points per line for one player, when lines do not depend on the others."""
         raise NotImplementedError
 
+    def unit(self, total: int) -> Text:
+        """A total in words: « 12 points », or what the sheet counts (« 5 cartes monstre »)."""
+        return points(total)
+
     def ranking(self, scored: list[ScoredPlayer], sheet: ScoreSheet) -> Ranking:
         """Who wins: the total, then the tie-breakers (override for thresholds or eliminations)."""
         return rank(
-            scored, tie_breakers=self.tie_breakers(sheet.variants), highest_total_wins=self.highest_total_wins
+            scored,
+            tie_breakers=self.tie_breakers(sheet.variants),
+            highest_total_wins=self.highest_total_wins,
+            unit=self.unit,
         )
 
     def eliminated(self, player: Mapping[str, Any], sheet: ScoreSheet) -> bool:

@@ -53,12 +53,14 @@ def rank(
     highest_total_wins: bool = True,
     eligible: Callable[[ScoredPlayer], bool] | None = None,
     no_winner: Text | None = None,
+    unit: Callable[[int], Text] = points,
 ) -> Ranking:
     """Rank players: total first, then each tie-breaker in order; players still tied share a rank.
 
     Players who are not `eligible` (eliminated, or short of a winning threshold) rank after the
     others and never win. `decided_by` is the last tie-breaker that narrowed the leading group, or
-    None when the totals alone decided or nothing could separate the leaders.
+    None when the totals alone decided or nothing could separate the leaders. `unit` words a total
+    (« 12 points » by default; « 5 cartes monstre » where the sheet counts cards, not points).
     """
 
     def can_win(player: ScoredPlayer) -> bool:
@@ -90,7 +92,7 @@ def rank(
     leading = [player for player in contenders if player.total == best_total]
     if len(leading) == 1:
         explanation = text(
-            _("%(winner)s gagne avec %(points)s."), winner=leading[0].name, points=points(best_total)
+            _("%(winner)s gagne avec %(points)s."), winner=leading[0].name, points=unit(best_total)
         )
         return Ranking(ranks, [leading[0].name], None, explanation)
 
@@ -98,7 +100,7 @@ def rank(
         text(
             _("%(names)s sont à égalité avec %(points)s."),
             names=NameList([p.name for p in leading]),
-            points=points(best_total),
+            points=unit(best_total),
         )
     ]
     decided_by = None

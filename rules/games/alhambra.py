@@ -12,6 +12,17 @@ partagée. »
 
 The seed gives no points table: the one below is the publisher's (printed on the reserve boards of
 the Queen Games edition), as fixed by docs/RULES_API.md.
+
+Two players: the seed is silent; the publisher's rule adds Dirk, an imaginary third builder (named
+after the author). He has no Alhambra and no wall: his building tiles lie in front of him, and he
+takes part in the majorities of every scoring round, so he scores, but he is not a player and can
+never win. Which tiles and when, from the Queen Games two-player rule as players report it (BGG
+thread « Dirk must die », boardgamegeek.com/thread/391131; session reports gamingground.blogspot.com
+2009-09-06 « players purchase tiles on behalf of Dirk », gamesnightnews.blogspot.com 2012-08 « Dirk's
+final set of tiles is a third rounded down »): 6 tiles from the bag at the start, 6 more after the
+first scoring, a third of the tiles left in the bag (rounded down) after the second; a player may
+also buy a tile and give it to Dirk. The counts of 6 are [unverified] against the printed rule book:
+the page says so in its ruling.
 """
 
 from rules.engine import (
@@ -25,6 +36,8 @@ from rules.engine import (
     Piece,
     Pieces,
     PlayerRange,
+    Ranking,
+    Sentences,
     Setup,
     SetupResult,
     Way,
@@ -91,6 +104,11 @@ MONEY_DISPLAY = 4  # money cards laid face up beside the market
 MONEY_PILES = 5
 SCORING_CARD_PILES = (2, 4)
 PHANTOM_PLAYER_COUNT = 2  # the publisher's two-player game adds Dirk, a third, imaginary builder
+DIRK = "Dirk"
+DIRK_KEY = ("dirk",)  # his key in the majorities: never a player's name (names are strings)
+DIRK_START_TILES = 6  # from the bag, at the start [unverified: players' reports of the Queen rule]
+DIRK_FIRST_SCORING_TILES = 6  # from the bag, after the first scoring [unverified]
+DIRK_SECOND_SCORING_SHARE = 3  # after the second scoring: a third of the bag, rounded down
 
 
 # --- Pieces: what a copy needs to be played (rules/engine/pieces.py) ---
@@ -169,8 +187,12 @@ class Alhambra(GameRules):
         text(
             _(
                 "À deux joueurs, la page d'aide ne dit rien de la règle de l'éditeur, qui ajoute un troisième "
-                "bâtisseur imaginaire, Dirk : inscrivez Dirk sur la feuille comme un joueur, il prend des places "
-                "aux décomptes."
+                "bâtisseur imaginaire, Dirk : il reçoit 6 tuiles du sac au début, 6 après le premier décompte "
+                "et le tiers (arrondi vers le bas) des tuiles restées dans le sac après le deuxième ; un joueur "
+                "peut aussi acheter une tuile pour la lui donner. Ces nombres viennent des comptes rendus de "
+                "joueurs de la règle Queen Games, pas d'un livret vérifié. Dirk n'a ni Alhambra ni mur : ses "
+                "tuiles comptent aux majorités et il marque des points, mais il ne gagne jamais. Inscrivez ses "
+                "tuiles dans la rubrique « Dirk » de la feuille : il prend ses places, sans être un joueur."
             )
         ),
     )
@@ -231,8 +253,13 @@ class Alhambra(GameRules):
                 text(
                     _(
                         "À deux joueurs, la règle de l'éditeur (absente de la page d'aide) ajoute Dirk, un "
-                        "bâtisseur imaginaire qui reçoit des tuiles et prend part aux décomptes."
-                    )
+                        "bâtisseur imaginaire : tirez %(start)s tuiles du sac et posez-les devant lui. Il en "
+                        "recevra %(first)s autres après le premier décompte, puis le tiers (arrondi vers le bas) "
+                        "des tuiles restées dans le sac après le deuxième. Ses tuiles comptent aux majorités ; il "
+                        "marque des points mais ne gagne jamais."
+                    ),
+                    start=DIRK_START_TILES,
+                    first=DIRK_FIRST_SCORING_TILES,
                 )
             )
         components = [
@@ -267,6 +294,7 @@ class Alhambra(GameRules):
                 "scoring_card_piles": list(SCORING_CARD_PILES),
                 "starting_tiles": n,
                 "phantom_player": n == PHANTOM_PLAYER_COUNT,
+                "phantom_start_tiles": DIRK_START_TILES if n == PHANTOM_PLAYER_COUNT else 0,
             },
         )
 
@@ -281,7 +309,31 @@ class Alhambra(GameRules):
                 maximum=FINAL_ROUND,
                 help=_("1 et 2 : quand une carte Décompte est piochée ; 3 : à la fin de la partie."),
             ),
+            Group(
+                "dirk",
+                _("Dirk, le bâtisseur imaginaire (à 2 joueurs)"),
+                default=None,
+                fields=(
+                    *(
+                        Integer(key, name, minimum=0, maximum=count, default=0)
+                        for key, name, _colour, count in BUILDINGS
+                    ),
+                    Integer(
+                        "previous",
+                        _("Points de Dirk avant ce décompte"),
+                        minimum=0,
+                        default=0,
+                    ),
+                ),
+                help=_(
+                    "À deux joueurs seulement : les tuiles de Dirk, par type. Il marque mais ne gagne jamais."
+                ),
+            ),
         )
+
+    def sheet_shared_fields(self, variants, players):
+        fields = self.shared_fields(variants)
+        return fields if players == PHANTOM_PLAYER_COUNT else tuple(f for f in fields if f.name != "dirk")
 
     def player_fields(self, variants):
         return (
@@ -313,7 +365,41 @@ class Alhambra(GameRules):
             Line("previous", _("Points des décomptes précédents")),
         )
 
+    @staticmethod
+    def dirk(sheet) -> dict | None:
+        """Dirk's tiles and points at a two-player table, when the sheet declares them; else None."""
+        if len(sheet.players) != PHANTOM_PLAYER_COUNT:
+            return None
+        return sheet.shared.get("dirk")
+
     def validate_sheet(self, sheet, errors):
+        if len(sheet.players) != PHANTOM_PLAYER_COUNT and sheet.shared.get("dirk"):
+            if any(sheet.shared["dirk"].values()):
+                add_error(errors, "dirk", text(_("Dirk ne joue qu'à deux joueurs.")))
+        dirk = self.dirk(sheet)
+        if dirk is not None:
+            for key, name, _colour, count in BUILDINGS:
+                total = dirk[key] + sum(player["buildings"][key] for player in sheet.players)
+                if total > count:
+                    add_error(
+                        errors,
+                        f"dirk.{key}",
+                        text(
+                            _(
+                                "La boîte ne contient que %(supply)s tuiles %(building)s : les joueurs et Dirk "
+                                "en déclarent %(total)s."
+                            ),
+                            supply=count,
+                            total=total,
+                            building=Label(name),
+                        ),
+                    )
+            if sheet.shared["round"] == 1 and dirk["previous"]:
+                add_error(
+                    errors,
+                    "dirk.previous",
+                    text(_("Avant le premier décompte, personne n'a encore marqué de points.")),
+                )
         for key, name, _colour, count in BUILDINGS:
             refuse_over_supply(
                 sheet,
@@ -351,12 +437,29 @@ class Alhambra(GameRules):
                     text(_("Avant le premier décompte, personne n'a encore marqué de points.")),
                 )
 
-    def breakdowns(self, sheet):
+    def majorities(self, sheet) -> dict:
+        """Points per building type and builder (the players' names, and DIRK_KEY at two players)."""
         table = POINTS_BY_ROUND[sheet.shared["round"]]
-        won = {
-            key: places({p["name"]: p["buildings"][key] for p in sheet.players}, table[key])
-            for key, _name, _colour, _count in BUILDINGS
-        }
+        dirk = self.dirk(sheet)
+        won = {}
+        for key, _name, _colour, _count in BUILDINGS:
+            counts: dict = {p["name"]: p["buildings"][key] for p in sheet.players}
+            if dirk is not None:
+                counts[DIRK_KEY] = dirk[key]
+            won[key] = places(counts, table[key])
+        return won
+
+    def dirk_points(self, sheet) -> tuple[int, int] | None:
+        """(points this round, total) of Dirk, or None without him."""
+        dirk = self.dirk(sheet)
+        if dirk is None:
+            return None
+        won = self.majorities(sheet)
+        this_round = sum(won[key].get(DIRK_KEY, 0) for key, *_rest in BUILDINGS)
+        return this_round, this_round + dirk["previous"]
+
+    def breakdowns(self, sheet):
+        won = self.majorities(sheet)
         return [
             {
                 **{key: won[key].get(player["name"], 0) for key, _name, _colour, _count in BUILDINGS},
@@ -367,6 +470,25 @@ class Alhambra(GameRules):
         ]
 
     def ranking(self, scored, sheet):
+        ranking = self._players_ranking(scored, sheet)
+        dirk = self.dirk_points(sheet)
+        if dirk is None:
+            return ranking
+        # Dirk scores but is no player: he is never ranked, never a winner, even when ahead.
+        this_round, total = dirk
+        about_dirk = text(
+            _(
+                "Dirk, le bâtisseur imaginaire, marque %(round_points)s à ce décompte (%(total)s au total) ; "
+                "il ne peut pas gagner."
+            ),
+            round_points=points(this_round),
+            total=points(total),
+        )
+        return Ranking(
+            ranking.ranks, ranking.winners, ranking.decided_by, Sentences([ranking.explanation, about_dirk])
+        )
+
+    def _players_ranking(self, scored, sheet):
         round_ = sheet.shared["round"]
         if round_ == FINAL_ROUND:
             return rank(scored)

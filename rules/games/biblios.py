@@ -96,7 +96,8 @@ class Biblios(GameRules):
                 Component(text(_("Plateau de valeurs")), 1),
                 Component(text(_("Dés de catégorie (sur la face 3)")), len(CATEGORIES)),
                 Component(text(_("Cartes dans la pioche")), deck),
-                Component(text(_("Cartes Or retirées")), removed_gold),
+                # At 4 players no gold card is removed: the list leaves out « Cartes Or retirées : 0 ».
+                *([Component(text(_("Cartes Or retirées")), removed_gold)] if removed_gold else []),
                 Component(text(_("Cartes retirées au hasard")), removed_random),
             ],
             steps=[

@@ -15,12 +15,34 @@ rules (BGA English help, bdml.free.fr and muchachitaludica.com component lists):
 tiles per season of three days each, per colour 4 climber pawns (2 on the mountain, 2 on the score
 track), 2 tents, 2 acclimatisation markers, a player board and 18 cards; 20 risk tokens. The summit
 is worth 10 points.
+
+Setup the seed leaves out, from the publisher's rules as summarised by muchachitaludica.com (« K2 »,
+2016-03-10, component list and « Preparación de la partida »): « Los marcadores de aclimatación sobre
+el valor 1 de su tablero personal » (both acclimatisation markers start on 1); « Pondremos la pila
+[de losetas de clima] boca abajo y daremos la vuelta a la primera loseta » (the season's weather
+tiles face down, the first one turned face up); « Colocamos las fichas de riesgo cerca del tablero
+boca abajo y voltearemos 3 de ellas al azar » (3 of the 20 risk tokens face up: 4 × 0, 11 × −1,
+5 × −2); « 5 cartas de rescate – 1 por cada jugador (ésta carta sólo se juega en la versión
+familiar) ». The weather marker marks the current day (BGA « Gamehelpk2 »: « The weather marker moves
+to the next space » at the end of each turn), so it starts on the first day of the revealed tile;
+the starting player marker « passes to the left » at the end of each turn (same page).
+
+The family variant, per ludorium.at's review (« K2 », Rebel): « when you play the family version,
+your climbers do not die due to lack of breath, they are simply put back down the mountain again
+[…] for the loss of a few victory points ». Where the climber goes and how many points it loses is
+printed on the rescue card; no source read here gives it, and the page says so.
+
+Tie-break: asjm.es (a Spanish games association's summary of the publisher's rules): « En caso de
+empate entre dos o más jugadores se tendrá en cuenta quién fue el primer montañero en alcanzar el
+punto más alto ». The published rulebook's own text could not be found with the search tool: the
+ruling says so.
 """
 
 from rules.engine import (
     Boolean,
     Choice,
     Component,
+    Criterion,
     GameRules,
     Group,
     Integer,
@@ -34,8 +56,10 @@ from rules.engine import (
     Sentences,
     Setup,
     SetupResult,
+    Variant,
     Way,
     _,
+    add_error,
     ngettext,
     rank,
     text,
@@ -56,6 +80,9 @@ WEATHER_TILES = DAYS // DAYS_PER_WEATHER_TILE
 PAWNS_PER_PLAYER = 2 * CLIMBERS  # each climber and its score marker
 TENTS_PER_PLAYER = 2  # « Chaque grimpeur dispose d'une et une seule tente »
 RISK_TOKENS = 20
+RISK_TOKENS_FACE_UP = 3  # « voltearemos 3 de ellas al azar »
+ACCLIMATISATION_START = 1  # « Los marcadores de aclimatación sobre el valor 1 »
+RESCUE_CARDS_PER_PLAYER = 1  # family variant only
 
 SEASONS = (("summer", _("Été")), ("winter", _("Hiver")))
 SEASON_TILES = {"summer": _("d'été"), "winter": _("d'hiver")}  # « les tuiles météo d'été », « d'hiver »
@@ -123,6 +150,16 @@ class K2(GameRules):
             help=_("L'été pour une première partie ; en hiver, la météo gêne aussi les déplacements."),
         ),
     )
+    variants = (
+        Variant(
+            "family",
+            _("Variante familiale (cartes de sauvetage)"),
+            _(
+                "Un grimpeur qui manque d'acclimatation ne meurt pas : sa carte de sauvetage le fait "
+                "redescendre, au prix de quelques points de victoire."
+            ),
+        ),
+    )
     rulings = (
         text(
             _(
@@ -138,8 +175,25 @@ class K2(GameRules):
         ),
         text(
             _(
-                "La page d'aide ne prévoit aucun départage : les joueurs à égalité se partagent la victoire. "
-                "En solo, la feuille donne le total de l'expédition."
+                "Égalité : d'après un résumé de la règle de l'éditeur (asjm.es), l'emporte le joueur dont le "
+                "grimpeur a atteint le premier le point le plus haut. Le texte du livret publié n'a pas pu être "
+                "vérifié. Sur la feuille, cochez « premier au point le plus haut » pour ce joueur ; sans case "
+                "cochée, les joueurs à égalité se partagent la victoire. En solo, la feuille donne le total de "
+                "l'expédition."
+            )
+        ),
+        text(
+            _(
+                "Variante familiale : chaque joueur a une carte de sauvetage ; un grimpeur dont "
+                "l'acclimatation tombe sous 1 ne meurt pas, il redescend la montagne et perd des points de "
+                "victoire. Où il redescend et combien de points il perd est écrit sur la carte : aucune source "
+                "consultée ne le précise, suivez la carte. Sur la feuille, un grimpeur sauvé est vivant."
+            )
+        ),
+        text(
+            _(
+                "Le premier joueur est choisi comme la table le veut (la règle consultée ne le dit pas) ; le "
+                "marqueur de premier joueur passe ensuite à gauche à la fin de chaque tour."
             )
         ),
     )
@@ -157,10 +211,66 @@ class K2(GameRules):
             days=DAYS_PER_WEATHER_TILE,
             total=DAYS,
         )
+        weather = Sentences(
+            [
+                weather,
+                text(
+                    _(
+                        "Retournez la première tuile face visible et posez le marqueur météo sur son premier jour."
+                    )
+                ),
+            ]
+        )
         if season == "winter":
             weather = Sentences(
                 [weather, text(_("En hiver, la météo peut aussi ralentir les déplacements."))]
             )
+        family = "family" in setup.variants
+        if n == 1:
+            takes = text(
+                _(
+                    "Prenez dans votre couleur %(pawns)s pions grimpeur, %(tents)s tentes, %(markers)s marqueurs "
+                    "d'acclimatation, un plateau individuel et vos %(cards)s cartes."
+                ),
+                pawns=PAWNS_PER_PLAYER,
+                tents=TENTS_PER_PLAYER,
+                markers=CLIMBERS,
+                cards=CARDS_PER_PLAYER,
+            )
+        else:
+            takes = text(
+                _(
+                    "Chacun des %(players)s joueurs prend dans sa couleur %(pawns)s pions grimpeur, "
+                    "%(tents)s tentes, %(markers)s marqueurs d'acclimatation, un plateau individuel et "
+                    "ses %(cards)s cartes."
+                ),
+                players=n,
+                pawns=PAWNS_PER_PLAYER,
+                tents=TENTS_PER_PLAYER,
+                markers=CLIMBERS,
+                cards=CARDS_PER_PLAYER,
+            )
+        if family:
+            takes = Sentences(
+                [
+                    takes,
+                    text(
+                        _(
+                            "Variante familiale : chacun prend aussi sa carte de sauvetage, hors de son paquet."
+                        )
+                    ),
+                ]
+            )
+        if n == 1:
+            first_player = text(_("Gardez le marqueur de premier joueur devant vous."))
+        else:
+            first_player = text(
+                _(
+                    "Donnez le marqueur de premier joueur à qui commence ; il passe à gauche à la fin de "
+                    "chaque tour."
+                )
+            )
+        rescue = [Component(text(_("Cartes de sauvetage")), RESCUE_CARDS_PER_PLAYER * n)] if family else []
         return SetupResult(
             components=[
                 Component(
@@ -172,7 +282,10 @@ class K2(GameRules):
                 Component(text(_("Plateaux individuels")), n),
                 Component(text(_("Cartes (18 par joueur)")), CARDS_PER_PLAYER * n),
                 Component(text(_("Tuiles météo de la saison")), WEATHER_TILES),
+                Component(text(_("Marqueur météo")), 1),
+                Component(text(_("Marqueur de premier joueur")), 1),
                 Component(text(_("Jetons de risque")), RISK_TOKENS),
+                *rescue,
             ],
             steps=[
                 text(
@@ -181,28 +294,25 @@ class K2(GameRules):
                     )
                 ),
                 weather,
-                text(
-                    _(
-                        "Chacun des %(players)s joueurs prend dans sa couleur %(pawns)s pions grimpeur, "
-                        "%(tents)s tentes, %(markers)s marqueurs d'acclimatation, un plateau individuel et "
-                        "ses %(cards)s cartes."
-                    ),
-                    players=n,
-                    pawns=PAWNS_PER_PLAYER,
-                    tents=TENTS_PER_PLAYER,
-                    markers=CLIMBERS,
-                    cards=CARDS_PER_PLAYER,
-                ),
+                takes,
                 text(
                     _(
                         "Posez %(climbers)s grimpeurs au camp de base et les %(climbers)s autres sur la première "
-                        "case de la piste de score."
+                        "case de la piste de score ; placez les %(climbers)s marqueurs d'acclimatation sur la "
+                        "case %(start)s du plateau individuel."
                     ),
                     climbers=CLIMBERS,
+                    start=ACCLIMATISATION_START,
                 ),
                 text(
-                    _("Mélangez les %(risk)s jetons de risque face cachée près du plateau."), risk=RISK_TOKENS
+                    _(
+                        "Mélangez les %(risk)s jetons de risque face cachée près du plateau et retournez-en "
+                        "%(face_up)s au hasard, face visible."
+                    ),
+                    risk=RISK_TOKENS,
+                    face_up=RISK_TOKENS_FACE_UP,
                 ),
+                first_player,
                 text(
                     _(
                         "Chaque joueur mélange ses cartes et en pioche %(hand)s ; chaque jour, il en joue "
@@ -217,6 +327,9 @@ class K2(GameRules):
                 "cards_per_player": CARDS_PER_PLAYER,
                 "hand_size": HAND_SIZE,
                 "cards_per_day": CARDS_PER_DAY,
+                "acclimatisation_start": ACCLIMATISATION_START,
+                "risk_tokens_face_up": RISK_TOKENS_FACE_UP,
+                "rescue_cards": RESCUE_CARDS_PER_PLAYER * n if family else 0,
             },
         )
 
@@ -245,7 +358,32 @@ class K2(GameRules):
                     "Les deux grimpeurs du joueur : points du drapeau le plus haut atteint, vivant ou non."
                 ),
             ),
+            Boolean(
+                "first_highest",
+                _("Premier au point le plus haut"),
+                help=_("Départage : son grimpeur a atteint le premier le point le plus haut de la partie."),
+            ),
         )
+
+    def tie_breakers(self, variants):
+        return (
+            Criterion(
+                "first_highest",
+                _("le premier grimpeur arrivé au point le plus haut"),
+                key=lambda player: player.fields["first_highest"],
+                show_values=False,
+            ),
+        )
+
+    def validate_sheet(self, sheet, errors):
+        first = [index for index, player in enumerate(sheet.players) if player["first_highest"]]
+        if len(first) > 1:
+            for index in first:
+                add_error(
+                    errors,
+                    f"players.{index}.first_highest",
+                    text(_("Un seul grimpeur a pu atteindre le premier le point le plus haut.")),
+                )
 
     def lines(self, variants):
         return (
@@ -268,6 +406,7 @@ class K2(GameRules):
     def ranking(self, scored, sheet):
         ranking = rank(
             scored,
+            tie_breakers=self.tie_breakers(sheet.variants),
             no_winner=text(_("Tous les grimpeurs sont morts : personne ne remporte la partie.")),
         )
         if len(scored) == 1 and ranking.winners:

@@ -18,6 +18,11 @@ pierres précieuses, il marque 5 points. »
 FAQ : « Mon idée était 5 points pour un joueur ayant au moins une pierre de chaque couleur […].
 Néanmoins, le jeu semble finalement un peu mieux équilibré avec 5 points par set. Donc, à vous de
 choisir, mais mettez-vous d'accord avant de commencer la partie. »
+
+The Foire (market) card: the seed only says where it goes (« La carte Foire est placé à l'éxact milieu
+du paquet de cartes Dragon restant »); neither the Globetrotter rules (globetrotter-games.com,
+« Drachengold: Rules », « one Market card ») nor gamerules.com's « Dragon's Gold » say what it does.
+The page says so and states the library's ruling.
 """
 
 from rules.engine import (
@@ -157,6 +162,15 @@ class LOrDesDragons(GameRules):
         ),
     )
     rulings = (
+        text(
+            _(
+                "La carte Foire : la notice dit seulement où la placer (« à l'exact milieu du paquet de cartes "
+                "Dragon restant »), et ni elle ni les règles consultées (Globetrotter, gamerules.com) ne disent "
+                "ce qu'elle fait. Suivez le texte imprimé sur la carte. S'il manque, la ludothèque applique : "
+                "quand la Foire est retournée, les joueurs peuvent s'échanger librement des jetons, le temps d'un "
+                "sablier ; puis on la défausse et on retourne le dragon suivant."
+            )
+        ),
         text(
             _(
                 "Règle avancée, porteur du diamant noir à égalité avec un seul autre joueur pour une couleur : "

@@ -32,6 +32,7 @@ from rules.engine import (
     Way,
     _,
     add_error,
+    ngettext,
     text,
 )
 
@@ -44,6 +45,7 @@ LENGTHS = (
     ("long", _("Longue")),
 )
 MONSTER_CARDS = {"short": 10, "medium": 15, "long": MONSTER_CARDS_IN_BOX}
+COMPETITIVE_MINIMUM = 2  # « celui qui a le plus de cartes monstre gagne »: someone to beat
 TOY_TILES = 10  # « 10 tuiles jouet »
 EXPERT_TILES = 2  # « 2 tuiles pour chasseurs experts (fond bleu) »
 PROGRESSION_TILES = 3  # « 3 tuiles de progression des monstres (avec un côté rouge et un côté bleu) »
@@ -295,6 +297,11 @@ class LaChasseAuxMonstres(GameRules):
             )
         )
 
+    def shared_fields(self, variants):
+        # « Nombre de cartes monstre : 10 (partie courte), 15 (moyenne), 20 (longue) » caps what the
+        # players can have kept between them.
+        return (Choice("length", _("Durée de la partie"), choices=LENGTHS, default="medium"),)
+
     def player_fields(self, variants):
         return (
             Integer(
@@ -302,23 +309,41 @@ class LaChasseAuxMonstres(GameRules):
             ),
         )
 
+    def unit(self, total):
+        return text(ngettext("%(count)s carte monstre", "%(count)s cartes monstre", total), count=total)
+
     def lines(self, variants):
         return (Line("monsters", _("Cartes monstre")),)
 
     def validate_sheet(self, sheet, errors):
-        total = sum(player["monsters"] for player in sheet.players)
-        if total > MONSTER_CARDS_IN_BOX:
+        if len(sheet.players) < COMPETITIVE_MINIMUM:
+            # « celui qui a le plus de cartes monstre gagne » : a competition needs an opponent.
             add_error(
                 errors,
                 "players",
                 text(
                     _(
-                        "Les joueurs ont gardé %(total)s cartes monstre en tout ; la boîte n'en contient que %(box)s."
+                        "En jeu compétitif, il faut au moins %(minimum)s joueurs : seul, jouez la partie "
+                        "coopérative (sans feuille de score)."
                     ),
-                    total=total,
-                    box=MONSTER_CARDS_IN_BOX,
+                    minimum=COMPETITIVE_MINIMUM,
                 ),
             )
+            return
+        pile = MONSTER_CARDS[sheet.shared["length"]]
+        total = sum(player["monsters"] for player in sheet.players)
+        if total > pile:
+            message = text(
+                _(
+                    "Les joueurs ont gardé %(total)s cartes monstre en tout ; une partie de cette durée n'en "
+                    "compte que %(pile)s."
+                ),
+                total=total,
+                pile=pile,
+            )
+            for index, player in enumerate(sheet.players):
+                if player["monsters"]:
+                    add_error(errors, f"players.{index}.monsters", message)
 
     def breakdown(self, player, sheet):
         return {"monsters": player["monsters"]}

@@ -8,6 +8,15 @@ type (humain, vache et poule) a été mis de côté. » — « Dès qu'un joueur
 Chaque joueur après lui termine son tour pour que chacun joue le même nombre de fois. Celui ou celle qui
 a le plus de points remporte la partie. »
 
+Setting dice aside, the published rule (Tasty Minstrel Games' rule book as the BGA English help
+« Gamehelpmartiandice » gives it, revision of 4 August 2020; the same words on boardgameco.com's page
+of the game): « From the remaining dice, choose one type (Chickens, Cows, Humans, or Death Rays) and
+set aside all dice of that type. Chickens, Cows, or Humans may not be chosen if you have already set
+that type aside this turn. Death Rays may always be chosen, and are added to any Death Rays set aside
+earlier this turn. » The seed's sentence, « vous ne pouvez pas mettre de côté des humains, des vaches
+ou des poules si vous en avez déjà mis de côté », reads as if any earthling barred the others; the
+page writes the published rule and quotes the seed's sentence as its source.
+
 The score sheet is written turn by turn: each turn is what the player kept when the turn ended.
 """
 
@@ -105,6 +114,14 @@ class MartianDice(GameRules):
     rulings = (
         text(
             _(
+                "Mettre des dés de côté : la page d'aide dit « vous ne pouvez pas mettre de côté des humains, des "
+                "vaches ou des poules si vous en avez déjà mis de côté ». La règle de l'éditeur est plus précise "
+                "et c'est elle qui s'applique : chaque espèce terrienne ne se met de côté qu'une fois par tour, "
+                "les rayons de la mort autant de fois qu'on veut."
+            )
+        ),
+        text(
+            _(
                 "La page d'aide se contredit : « au moins autant de rayons de la mort que de tanks » dans « Comment "
                 "jouer ? », mais « si l'armée terrienne a moins de tanks que vous avez de rayons de la mort » dans "
                 "« Comment marquer des points ? ». La feuille applique « au moins autant » (la règle de l'éditeur) : "
@@ -146,8 +163,9 @@ class MartianDice(GameRules):
                 ),
                 text(
                     _(
-                        "À son tour, lancez les dés, mettez de côté tous les tanks, puis un type de dé ; relancez "
-                        "le reste ou arrêtez-vous. Un tour marque si les rayons de la mort gardés égalent au moins "
+                        "À son tour, lancez les dés, mettez de côté tous les tanks, puis tous les dés d'un type : "
+                        "une espèce terrienne une seule fois par tour, les rayons de la mort autant de fois qu'on "
+                        "veut ; relancez le reste ou arrêtez-vous. Un tour marque si les rayons de la mort gardés égalent au moins "
                         "les tanks : 1 point par terrien, %(bonus)s points de plus avec les trois espèces."
                     ),
                     bonus=ALL_KINDS_BONUS,

@@ -312,6 +312,10 @@ class Morgenland(GameRules):
     def breakdown(self, player, sheet):
         return {"magic_objects": player["magic_objects"]}
 
+    def unit(self, total):
+        # The sheet counts magic objects, not points: « Ana gagne avec 6 objets magiques ».
+        return text(ngettext("%(count)s objet magique", "%(count)s objets magiques", total), count=total)
+
     def validate_sheet(self, sheet, errors):
         n = len(sheet.players)
         full = FULL in sheet.variants

@@ -151,9 +151,11 @@ class RailroadInk(GameRules):
         ]
         components += [Component(text(VARIANT_DICE[slug][0]), VARIANT_DICE[slug][1]) for slug in chosen]
         steps = [
-            text(
-                _("Donnez à chacun des %(players)s joueurs un plateau effaçable et un feutre."),
-                players=n,
+            # Solo: no « chacun des 1 joueurs ».
+            text(_("Prenez un plateau effaçable et un feutre."))
+            if n == 1
+            else text(
+                _("Donnez à chacun des %(players)s joueurs un plateau effaçable et un feutre."), players=n
             ),
             text(
                 _(

@@ -13,6 +13,15 @@ The seed says nothing of the setup; it follows the publisher's rules (English ed
 entretenimientodigital.net; geekcastradio.com and bibliojeu.net reviews): each player gets a random
 apprentice and 10 écus (1 gold coin of 5 and 5 silver coins), five buildings and five workers are
 laid face up, a random first player takes the first-player card.
+
+Every count the setup uses is confirmed by more than one source: « Each player starts the game with
+10 ecu and an apprentice […]. Five workers and five buildings are placed face-up on the table » (the
+publisher's description, herebebooksandgames.com and boardgames.com; in French on
+reglesdejeux.github.io: « Chaque joueur commence la partie avec 10 écus et un apprenti. Cinq ouvriers
+et cinq bâtiments sont placés face visible »); « Each player also receives five silver coins and one
+gold coin » (geekcastradio.com; indietabletop.net: « Distribute 10 coins to each player […] 1 gold coin
+and 5 s[ilver] »). The box's totals (42 workers, 47 buildings, 40 coins) come from one review only
+(geekcastradio.com): the page and the calculator leave them out.
 """
 
 from rules.engine import (

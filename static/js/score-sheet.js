@@ -21,8 +21,24 @@
     form.querySelectorAll("[data-live-invalid]").forEach(function (control) {
       control.removeAttribute("aria-invalid");
       control.removeAttribute("data-live-invalid");
-      control.removeAttribute("title");
+      control.removeAttribute("aria-describedby");
     });
+    form.querySelectorAll("[data-live-errors]").forEach(function (list) { list.remove(); });
+  }
+
+  // The reason the page's form gave (« La valeur doit être au plus 18. »), next to the input or in
+  // the cell of the group or list it names, read out by screen readers through aria-describedby.
+  function reason(anchor, messages, id) {
+    var list = document.createElement("ul");
+    list.className = "errorlist live-errors";
+    list.setAttribute("data-live-errors", "");
+    if (id) list.id = id;
+    messages.forEach(function (message) {
+      var item = document.createElement("li");
+      item.textContent = message;
+      list.appendChild(item);
+    });
+    anchor.appendChild(list);
   }
 
   function show(data) {
@@ -53,21 +69,34 @@
 
   function mark(errors) {
     clearMarks();
+    var general = [];
     Object.keys(errors).forEach(function (path) {
-      var control = form.querySelector('[name="' + path.replace(/"/g, "") + '"]');
+      var name = path.replace(/["\\]/g, "");
+      var control = form.querySelector('[name="' + name + '"]');
       if (control && control.type !== "hidden") {
+        var id = (control.id || "live-" + name.replace(/[^A-Za-z0-9_-]/g, "-")) + "-live-errors";
         control.setAttribute("aria-invalid", "true");
         control.setAttribute("data-live-invalid", "");
-        control.setAttribute("title", errors[path].join(" "));
+        // The reason is written next to the fields typed in; the others only turn red, so that the
+        // first keystroke on a new sheet does not fill it with « Ce champ est obligatoire. »
+        if (touched[name]) {
+          control.setAttribute("aria-describedby", id);
+          reason(control.closest(".control, fieldset") || control.parentNode, errors[path], id);
+        }
+        return;
       }
+      var cell = form.querySelector('[data-cell="' + name + '"]');
+      if (cell) reason(cell, errors[path]);
+      else general = general.concat(errors[path]);
     });
     setAll("[data-total]", "");
     setAll("[data-rank]", "");
-    status.textContent = status.getAttribute("data-incomplete");
+    status.textContent = general.length ? general.join(" ") : status.getAttribute("data-incomplete");
   }
 
   var timer = null;
   var pending = null;
+  var touched = {};
 
   function send() {
     if (pending) pending.abort();
@@ -96,6 +125,11 @@
     timer = window.setTimeout(send, 250);
   }
 
-  form.addEventListener("input", schedule);
-  form.addEventListener("change", schedule);
+  function typed(event) {
+    if (event.target && event.target.name) touched[event.target.name] = true;
+    schedule();
+  }
+
+  form.addEventListener("input", typed);
+  form.addEventListener("change", typed);
 })();
