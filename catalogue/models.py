@@ -4,14 +4,14 @@ from django.conf import settings
 from django.contrib.postgres.search import SearchVectorField
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import Case, Exists, F, OuterRef, Q, Value, When
 from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from . import esar
-from .registry import circulation
+from .registry import circulation, elsewhere
 from .search import GameSearchMixin
 
 
@@ -421,14 +421,23 @@ class CopyQuerySet(models.QuerySet):
         return self.filter(circulation().set_aside())
 
     def available(self) -> "CopyQuerySet":
-        """Copies a family can take home now: status allows lending, no open loan, not set aside."""
-        return self.lendable().exclude(circulation().on_loan()).exclude(circulation().set_aside())
+        """Copies a family can take home now: status allows lending, no open loan, not set aside, not
+        away elsewhere (at a table during an on-site session)."""
+        copies = self.lendable().exclude(circulation().on_loan()).exclude(circulation().set_aside())
+        for expression, _label in elsewhere():
+            copies = copies.exclude(expression)
+        return copies
 
     def with_availability(self) -> "CopyQuerySet":
-        """Annotate `is_available` (see available()) and `due_on`, the open loan's return date or None."""
+        """Annotate `is_available` (see available()), `due_on`, the open loan's return date or None, and
+        `elsewhere`, where another app keeps the copy (« sur une table… ») or None."""
+        whereabouts = [When(expression, then=Value(label)) for expression, label in elsewhere()]
         return self.annotate(
             is_available=Exists(Copy.objects.available().filter(pk=OuterRef("pk"))),
             due_on=circulation().due_on(),
+            elsewhere=Case(*whereabouts, default=None, output_field=models.CharField())
+            if whereabouts
+            else Value(None, output_field=models.CharField()),
         )
 
 

@@ -33,6 +33,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
+from catalogue import registry
 from catalogue.models import Component, Copy, Game
 from ledger import services as ledger
 from ledger.models import Entry, Kind
@@ -149,8 +150,22 @@ def _hold_serve_next(*, copy: Copy, now: datetime.datetime) -> Hold | None:
 
 
 def _copy_is_free(copy: Copy) -> bool:
-    """Whether a locked copy could go to the next family: lendable status, not out."""
-    return copy.status_allows_lending and not Loan.objects.open().filter(copy=copy).exists()
+    """Whether a locked copy could go to the next family: lendable status, not out, not away elsewhere."""
+    return (
+        copy.status_allows_lending
+        and not Loan.objects.open().filter(copy=copy).exists()
+        and registry.copy_elsewhere(copy.pk) is None
+    )
+
+
+@transaction.atomic
+def copy_back_on_shelf(*, copy: Copy) -> Hold | None:
+    """A copy back on the shelf from elsewhere (a table, during an on-site session): set it aside for the
+    first family waiting for its game, if it can go out. Returns that family's hold."""
+    copy = _lock_game_and_copy(copy.pk)
+    if not _copy_is_free(copy) or Hold.objects.ready().filter(copy=copy).exists():
+        return None
+    return _hold_serve_next(copy=copy, now=timezone.now())
 
 
 @transaction.atomic
@@ -198,6 +213,16 @@ def loan_create(*, copy: Copy, member: Member, staff: AbstractBaseUser) -> Loan:
             game=copy.game.title,
             barcode=copy.barcode,
             status=copy.get_status_display(),
+        )
+    elsewhere = registry.copy_elsewhere(copy.pk)
+    if elsewhere is not None:
+        _refuse(
+            _("« %(game)s » (%(barcode)s) ne peut pas être prêté maintenant : il est %(where)s."),
+            code="copy_elsewhere",
+            on="copy",
+            game=copy.game.title,
+            barcode=copy.barcode,
+            where=elsewhere,
         )
     # The family's own hold on this game (honoured by this loan), and a hold keeping this copy aside.
     holds = list(
