@@ -9,7 +9,9 @@ import datetime
 import io
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
+from django.core.management import call_command
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -442,3 +444,26 @@ def test_the_statistics_page_and_its_csv_for_the_funders(a_year, client, staff_u
 
     assert client.get(reverse("onsite:stats") + "?annee=douze").status_code == 400
     assert client.get(reverse("onsite:stats-export", args=["autre"]) + "?annee=2026").status_code == 400
+
+
+# --- demo ----------------------------------------------------------------------------------------------
+
+
+def test_the_demo_has_past_sessions_with_families_tables_and_plays(db, client):
+    call_command("load_demo", "--force", stdout=io.StringIO())
+    sessions = list(Session.objects.all())
+    # The demo site opens on Wednesdays and Saturdays: four opening days in two weeks (fewer if a
+    # closure such as the Christmas holidays falls in them).
+    assert 1 <= len(sessions) <= 4
+    assert not Session.objects.open().exists() and not TableUse.objects.at_table().exists()
+    assert Visit.objects.filter(member__isnull=False).exists() and Visit.objects.filter(member=None).exists()
+    assert Play.objects.exists()
+    assert Copy.objects.get(barcode="90461").pk  # the demo's copies are untouched by the tables
+    counts = (Session.objects.count(), Visit.objects.count(), Play.objects.count())
+    call_command("load_demo", "--force", stdout=io.StringIO())
+    assert (Session.objects.count(), Visit.objects.count(), Play.objects.count()) == counts
+
+    client.force_login(get_user_model().objects.get(username="benevole"))
+    year = timezone.localtime(sessions[0].opened_at).year
+    page = text_of(client.get(reverse("onsite:stats") + f"?annee={year}"))
+    assert "Maison des Enfants" in page
