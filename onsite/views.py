@@ -77,6 +77,11 @@ def _session_page(
         "visit_form": visit_form or VisitForm(),
         "table_form": table_form or TableForm(),
     }
+    # A scanner types into the focused box: the box used last keeps the focus.
+    if table_form is not None or request.GET.get("suite") == "table":
+        context["table_form"].fields["barcode"].widget.attrs["autofocus"] = True
+    else:
+        context["visit_form"].fields["card"].widget.attrs["autofocus"] = True
     return render(request, "onsite/session_detail.html", context, status=status)
 
 
@@ -129,7 +134,7 @@ def table_create(request: HttpRequest, pk: int) -> HttpResponse:
                 _("« %(game)s » (%(barcode)s) sur table.")
                 % {"game": use.copy.game.title, "barcode": use.copy.barcode},
             )
-            return redirect(session)
+            return redirect(session.get_absolute_url() + "?suite=table")
     return _session_page(request, session, table_form=form, status=400)
 
 
