@@ -428,16 +428,20 @@ class CopyQuerySet(models.QuerySet):
             copies = copies.exclude(expression)
         return copies
 
+    def with_whereabouts(self) -> "CopyQuerySet":
+        """Annotate `elsewhere`: where another app keeps the copy away from the shelves (« sur une table,
+        en jeu sur place »), or None. One subquery per registration, in the same statement (a lock's)."""
+        whereabouts = [When(expression, then=Value(label)) for expression, label in elsewhere()]
+        if not whereabouts:
+            return self.annotate(elsewhere=Value(None, output_field=models.CharField()))
+        return self.annotate(elsewhere=Case(*whereabouts, default=None, output_field=models.CharField()))
+
     def with_availability(self) -> "CopyQuerySet":
         """Annotate `is_available` (see available()), `due_on`, the open loan's return date or None, and
         `elsewhere`, where another app keeps the copy (« sur une table… ») or None."""
-        whereabouts = [When(expression, then=Value(label)) for expression, label in elsewhere()]
-        return self.annotate(
+        return self.with_whereabouts().annotate(
             is_available=Exists(Copy.objects.available().filter(pk=OuterRef("pk"))),
             due_on=circulation().due_on(),
-            elsewhere=Case(*whereabouts, default=None, output_field=models.CharField())
-            if whereabouts
-            else Value(None, output_field=models.CharField()),
         )
 
 

@@ -11,7 +11,7 @@ and each registers here, from its `AppConfig.ready()`, what the catalogue shows 
 - **Elsewhere** (the on-site play app): copies taken out of the shelves for another reason than a
   loan, e.g. to a table during an opening session. Each registers a query expression (true for the
   copy `OuterRef("pk")` while it is away) and a label saying where it is: such a copy is not
-  available, and the desk refuses to lend it (`copy_elsewhere()`).
+  available, and the desk refuses to lend it (`Copy.objects.with_whereabouts()`).
 - **Notice links** (the rules app): the links a game's notice shows under its title (« Règles du
   jeu »…), `(label, url)` pairs for one game, at most one query per function.
 """
@@ -82,13 +82,3 @@ def register_elsewhere(expression: Callable[[], Expression], label: Callable[[],
 def elsewhere() -> list[tuple[Expression, str]]:
     """Each registered whereabouts: its expression and its label."""
     return [(expression(), str(label())) for expression, label in _elsewhere]
-
-
-def copy_elsewhere(copy_id: int) -> str | None:
-    """Where the copy is, if some app keeps it away from the shelves (one query per registration)."""
-    from .models import Copy
-
-    for expression, label in elsewhere():
-        if Copy.objects.filter(pk=copy_id).filter(expression).exists():
-            return label
-    return None

@@ -33,7 +33,6 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
-from catalogue import registry
 from catalogue.models import Component, Copy, Game
 from ledger import services as ledger
 from ledger.models import Entry, Kind
@@ -80,13 +79,20 @@ def _lock_game(game_id: int) -> None:
 
 
 def _lock_copy(copy_id: int) -> Copy:
-    """Lock a copy whose game row is already locked."""
-    return Copy.objects.select_for_update(of=("self",)).select_related("game").get(pk=copy_id)
+    """Lock a copy whose game row is already locked; `elsewhere` says if another app keeps it away."""
+    return (
+        Copy.objects.select_for_update(of=("self",)).select_related("game").with_whereabouts().get(pk=copy_id)
+    )
 
 
 def _lock_game_and_copy(copy_id: int) -> Copy:
     """Lock a copy's game, then the copy, in one statement: PostgreSQL locks them in the order of OF."""
-    return Copy.objects.select_related("game").select_for_update(of=("game", "self")).get(pk=copy_id)
+    return (
+        Copy.objects.select_related("game")
+        .select_for_update(of=("game", "self"))
+        .with_whereabouts()
+        .get(pk=copy_id)
+    )
 
 
 def _check_membership(member: Member, today: datetime.date) -> None:
@@ -150,11 +156,12 @@ def _hold_serve_next(*, copy: Copy, now: datetime.datetime) -> Hold | None:
 
 
 def _copy_is_free(copy: Copy) -> bool:
-    """Whether a locked copy could go to the next family: lendable status, not out, not away elsewhere."""
+    """Whether a locked copy could go to the next family: lendable status, not out, not away elsewhere
+    (at a table: `elsewhere`, annotated by the lock)."""
     return (
         copy.status_allows_lending
         and not Loan.objects.open().filter(copy=copy).exists()
-        and registry.copy_elsewhere(copy.pk) is None
+        and copy.elsewhere is None
     )
 
 
@@ -214,15 +221,14 @@ def loan_create(*, copy: Copy, member: Member, staff: AbstractBaseUser) -> Loan:
             barcode=copy.barcode,
             status=copy.get_status_display(),
         )
-    elsewhere = registry.copy_elsewhere(copy.pk)
-    if elsewhere is not None:
+    if copy.elsewhere is not None:
         _refuse(
             _("« %(game)s » (%(barcode)s) ne peut pas être prêté maintenant : il est %(where)s."),
             code="copy_elsewhere",
             on="copy",
             game=copy.game.title,
             barcode=copy.barcode,
-            where=elsewhere,
+            where=copy.elsewhere,
         )
     # The family's own hold on this game (honoured by this loan), and a hold keeping this copy aside.
     holds = list(
