@@ -117,7 +117,7 @@ def test_a_closed_session_counts_nobody_more(session, staff_user):
 # --- a copy at a table ---------------------------------------------------------------------------------
 
 
-def test_a_copy_at_a_table_is_not_available_and_cannot_be_lent(session, copy, catane, staff_user):
+def test_a_copy_at_a_table_is_not_available_and_cannot_be_lent(session, copy, catane, staff_user, client):
     family = make_member("M0001", "Alex Tartempion")
     assert Copy.objects.available().filter(pk=copy.pk).exists()
     services.table_take(session=session, copy=copy, staff=staff_user)
@@ -135,6 +135,7 @@ def test_a_copy_at_a_table_is_not_available_and_cannot_be_lent(session, copy, ca
     assert code_of(refused.value) == "copy_elsewhere"
     assert "sur une table" in refused.value.message_dict["copy"][0]
     assert not Loan.objects.exists()
+    assert "Sur une table, en jeu sur place" in text_of(client.get(catane.get_absolute_url()))
 
 
 def test_a_table_does_not_count_against_the_family_quota(session, copy, catane, staff_user):
