@@ -237,7 +237,6 @@ class Play(models.Model):
     class Source(models.TextChoices):
         SCORE_SHEET = "score_sheet", _("Feuille de score calculée")
         SCORE_PAD = "score_pad", _("Feuille de score imprimée")
-        DESK = "desk", _("Comptoir")
 
     session = models.ForeignKey(
         Session, on_delete=models.PROTECT, related_name="plays", verbose_name=_("séance")

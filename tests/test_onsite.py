@@ -277,6 +277,9 @@ def test_the_desk_opens_a_session_counts_families_and_refuses_bad_input(client, 
     assert client.get(visit_url).status_code == 405
     assert session.attendance() == {"families": 2, "children": 5, "adults": 2}
 
+    english = text_of(client.get(session.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en"))
+    assert "On-site play — Maison des Enfants" in english and "2 families — 5 children, 2 adults" in english
+
     table_url = reverse("onsite:table-create", args=[session.pk])
     refused = client.post(table_url, {"barcode": "00000"})
     assert refused.status_code == 400

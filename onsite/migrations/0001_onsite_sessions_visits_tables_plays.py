@@ -42,7 +42,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('players', models.IntegerField(blank=True, null=True, verbose_name='joueurs')),
-                ('source', models.CharField(choices=[('score_sheet', 'Feuille de score calculée'), ('score_pad', 'Feuille de score imprimée'), ('desk', 'Comptoir')], default='score_sheet', max_length=12, verbose_name='compté depuis')),
+                ('source', models.CharField(choices=[('score_sheet', 'Feuille de score calculée'), ('score_pad', 'Feuille de score imprimée')], default='score_sheet', max_length=12, verbose_name='compté depuis')),
                 ('recorded_at', models.DateTimeField(default=django.utils.timezone.now, verbose_name='comptée le')),
                 ('game', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='onsite_plays', to='catalogue.game', verbose_name='jeu')),
                 ('recorded_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='comptée par')),
