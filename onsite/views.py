@@ -124,6 +124,10 @@ def table_create(request: HttpRequest, pk: int) -> HttpResponse:
     session = get_object_or_404(Session.objects.select_related("location"), pk=pk)
     form = TableForm(request.POST)
     if form.is_valid():
+        # The same box takes a game back: a copy already at one of this session's tables comes back.
+        back = session.table_uses.at_table().filter(copy=form.cleaned_data["barcode"]).first()
+        if back is not None:
+            return redirect("onsite:table-return", pk=back.pk)
         try:
             use = services.table_take(session=session, copy=form.cleaned_data["barcode"], staff=request.user)
         except ValidationError as error:
@@ -179,7 +183,7 @@ def table_return(request: HttpRequest, pk: int) -> HttpResponse:
             following = request.POST.get("next", "")
             if following == "close":
                 return redirect("onsite:session-close", pk=use.session_id)
-            return redirect(use.session)
+            return redirect(use.session.get_absolute_url() + "?suite=table")
     return render(
         request,
         "onsite/table_return.html",

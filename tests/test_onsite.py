@@ -281,6 +281,18 @@ def test_the_desk_opens_a_session_counts_families_and_refuses_bad_input(client, 
     assert "On-site play — Maison des Enfants" in english and "2 families — 5 children, 2 adults" in english
 
     table_url = reverse("onsite:table-create", args=[session.pk])
+    make_copy(make_game("Quarto", pieces=[(16, "pièces")]), "90468")
+    assert client.post(table_url, {"barcode": "90468"}).status_code == 302
+    use = TableUse.objects.get()
+    # Scanned again in the same box, the game comes back: its pieces check opens.
+    response = client.post(table_url, {"barcode": "90468"})
+    assert response["Location"] == reverse("onsite:table-return", args=[use.pk])
+    assert "Retour de table : « Quarto » (90468)" in text_of(client.get(response["Location"]))
+    (line,) = use.copy.game.components.all()
+    bad = client.post(response["Location"], {f"missing_{line.pk}": 17})
+    assert bad.status_code == 400 and TableUse.objects.get().is_out
+    assert client.post(response["Location"], {f"missing_{line.pk}": 0}).status_code == 302
+    assert TableUse.objects.get().return_check == TableUse.ReturnCheck.COMPLETE
     refused = client.post(table_url, {"barcode": "00000"})
     assert refused.status_code == 400
     assert "Aucun exemplaire ne porte le code-barres « 00000 »." in text_of(refused)
