@@ -267,14 +267,16 @@ def stats_page(request: HttpRequest) -> HttpResponse:
     if year is None:
         return HttpResponseBadRequest(_("Année invalide (par exemple ?annee=2026)."))
     rows = stats.attendance(year)
+    comparison = stats.onsite_vs_loans(year)
     context = {
         "year": year,
         "attendance": [row | {"date": datetime.date(year, row["month"], 1)} for row in rows],
         "totals": stats.attendance_totals(rows),
         "games": stats.plays_per_game(year),
-        "comparison": [
-            row | {"date": datetime.date(year, row["month"], 1)} for row in stats.onsite_vs_loans(year)
-        ],
+        "comparison": [row | {"date": datetime.date(year, row["month"], 1)} for row in comparison],
+        "comparison_totals": {
+            key: sum(row[key] for row in comparison) for key in ("loans", "tables", "plays", "people")
+        },
         "years": [year - 1, year + 1],
     }
     return render(request, "onsite/stats.html", context)

@@ -425,6 +425,7 @@ def test_the_statistics_page_and_its_csv_for_the_funders(a_year, client, staff_u
     assert "Fréquentation par mois et par site" in page
     assert "mars 2026 Maison des Enfants 2 3 1 6 4" in page
     assert "Les colons de Catane 3 2" in page
+    assert "Total 3 2 4 18" in page  # the year: loans, table outings, plays, people
     assert "Jeu sur place" in text_of(client.get(reverse("loans:stats")))
 
     response = client.get(reverse("onsite:stats-export", args=["frequentation"]) + "?annee=2026")
