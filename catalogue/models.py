@@ -430,7 +430,8 @@ class CopyQuerySet(models.QuerySet):
 
     def with_whereabouts(self) -> "CopyQuerySet":
         """Annotate `elsewhere`: where another app keeps the copy away from the shelves (« sur une table,
-        en jeu sur place »), or None. One subquery per registration, in the same statement (a lock's)."""
+        en jeu sur place »), or None: one subquery per registration. A writer that locks the copy asks it
+        in a statement of its own, after the lock (the locking statement keeps its older snapshot)."""
         whereabouts = [When(expression, then=Value(label)) for expression, label in elsewhere()]
         if not whereabouts:
             return self.annotate(elsewhere=Value(None, output_field=models.CharField()))

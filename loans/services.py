@@ -79,20 +79,21 @@ def _lock_game(game_id: int) -> None:
 
 
 def _lock_copy(copy_id: int) -> Copy:
-    """Lock a copy whose game row is already locked; `elsewhere` says if another app keeps it away."""
-    return (
-        Copy.objects.select_for_update(of=("self",)).select_related("game").with_whereabouts().get(pk=copy_id)
-    )
+    """Lock a copy whose game row is already locked."""
+    return Copy.objects.select_for_update(of=("self",)).select_related("game").get(pk=copy_id)
 
 
 def _lock_game_and_copy(copy_id: int) -> Copy:
     """Lock a copy's game, then the copy, in one statement: PostgreSQL locks them in the order of OF."""
-    return (
-        Copy.objects.select_related("game")
-        .select_for_update(of=("game", "self"))
-        .with_whereabouts()
-        .get(pk=copy_id)
-    )
+    return Copy.objects.select_related("game").select_for_update(of=("game", "self")).get(pk=copy_id)
+
+
+def _elsewhere(copy: Copy) -> str | None:
+    """Where another app keeps a locked copy away from the shelves (« sur une table… »), or None.
+
+    Its own statement, after the lock: the locking statement, if it waited, still sees the snapshot
+    from before the wait (a copy taken to a table meanwhile would look free)."""
+    return Copy.objects.filter(pk=copy.pk).with_whereabouts().values_list("elsewhere", flat=True).get()
 
 
 def _check_membership(member: Member, today: datetime.date) -> None:
@@ -156,12 +157,11 @@ def _hold_serve_next(*, copy: Copy, now: datetime.datetime) -> Hold | None:
 
 
 def _copy_is_free(copy: Copy) -> bool:
-    """Whether a locked copy could go to the next family: lendable status, not out, not away elsewhere
-    (at a table: `elsewhere`, annotated by the lock)."""
+    """Whether a locked copy could go to the next family: lendable status, not out, not away elsewhere."""
     return (
         copy.status_allows_lending
         and not Loan.objects.open().filter(copy=copy).exists()
-        and copy.elsewhere is None
+        and _elsewhere(copy) is None
     )
 
 
@@ -221,14 +221,15 @@ def loan_create(*, copy: Copy, member: Member, staff: AbstractBaseUser) -> Loan:
             barcode=copy.barcode,
             status=copy.get_status_display(),
         )
-    if copy.elsewhere is not None:
+    elsewhere = _elsewhere(copy)
+    if elsewhere is not None:
         _refuse(
             _("« %(game)s » (%(barcode)s) ne peut pas être prêté maintenant : il est %(where)s."),
             code="copy_elsewhere",
             on="copy",
             game=copy.game.title,
             barcode=copy.barcode,
-            where=copy.elsewhere,
+            where=elsewhere,
         )
     # The family's own hold on this game (honoured by this loan), and a hold keeping this copy aside.
     holds = list(

@@ -191,8 +191,9 @@ def table_return(
     unless the librarian finds it `playable_anyway`; nobody is charged (a table is not a loan). A copy
     that can go out again is set aside for the first family waiting for its game.
     """
+    # The session's row first, as every write about it (a session cannot close meanwhile).
+    Session.objects.select_for_update(of=("self",)).filter(pk=table_use.session_id).values_list("pk").get()
     use = TableUse.objects.select_for_update(of=("self",)).get(pk=table_use.pk)
-    Session.objects.select_for_update(of=("self",)).filter(pk=use.session_id).values_list("pk").get()
     if not use.is_out:
         _refuse(
             _("Ce jeu est déjà rentré de sa table, le %(date)s."),

@@ -306,6 +306,10 @@ def test_playing_counted_from_the_score_sheet_of_a_rules_page(client, staff_user
 
     client.force_login(staff_user)
     assert "Compter cette partie (jeu sur place)" in text_of(client.get(sheet))
+    computed = client.post(reverse("rules:score-sheet", args=["martian-dice"]), {"players": 2})
+    assert "Compter cette partie (jeu sur place)" in text_of(computed)
+    # Counted after a computed sheet, the clerk comes back to the same table (its player count).
+    assert f'name="next" value="{sheet}"' in computed.content.decode()
     pad = reverse("rules:score-pad", args=["martian-dice"]) + "?players=2"
     assert "Compter cette partie (jeu sur place)" in text_of(client.get(pad))
     data = {"session": session.pk, "game": quarto.pk, "players": 2, "source": "score_sheet", "next": sheet}

@@ -1,6 +1,7 @@
 """« Compter cette partie »: the button a rules page's score sheet shows staff while a session is open."""
 
 from django import template
+from django.http import QueryDict
 
 from ludotheque.access import is_librarian
 from rules.models import RulePage
@@ -8,6 +9,15 @@ from rules.models import RulePage
 from ..models import Play, Session
 
 register = template.Library()
+
+
+def _sheet_address(request) -> str:
+    kept = QueryDict(mutable=True)
+    for key in ("players", "variants"):
+        values = [value for value in request.POST.getlist(key) if value.strip()]
+        if values:
+            kept.setlist(key, values)
+    return f"{request.path}?{kept.urlencode()}" if kept else request.path
 
 
 @register.inclusion_tag("onsite/includes/count_play.html", takes_context=True)
@@ -28,5 +38,6 @@ def count_play_button(context, slug: str, players=None, source: str = Play.Sourc
         "game_id": page.game_id,
         "players": players,
         "source": source,
-        "next": request.get_full_path(),
+        # After a computed sheet (a POST), back to the same table: its player count and variants.
+        "next": request.get_full_path() if request.method == "GET" else _sheet_address(request),
     }
