@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from catalogue.models import Component, Copy, Game, Location
 from loans import services as loans
 from loans.models import Hold, Loan, Member, MissingPiece
+from loans.playable import copy_playable_store
 from opening.schedule import site_calendar
 
 from .models import Play, Session, TableUse, Visit
@@ -269,6 +270,7 @@ def table_return(
     elif not complete and copy.status == Copy.Status.ON_SHELF:
         copy.status = Copy.Status.INCOMPLETE
         copy.save(update_fields=["status", "updated_at"])
+    copy_playable_store(copy)  # the table sizes an incomplete copy still allows, for the family search
     hold = loans.copy_back_on_shelf(copy=copy)
     return TableReturnResult(table_use=use, missing=new_pieces, hold=hold)
 
