@@ -20,7 +20,7 @@ class MembershipTypeAdmin(LibrarianAccessMixin, admin.ModelAdmin):
     formfield_overrides = {models.DecimalField: {"localize": True}}
     fieldsets = [
         (None, {"fields": ["name", "duration_days", "price"]}),
-        (_("Prêts"), {"fields": ["loan_quota", "loan_period_days", "renewals_allowed"]}),
+        (_("Prêts"), {"fields": ["loan_quota", "loan_period_days", "renewals_allowed", "late_loans"]}),
         (
             _("Frais (tous facultatifs)"),
             {

@@ -37,6 +37,8 @@ MEMBERSHIP_TYPES = [
         "loan_quota": 2,
         "loan_period_days": 14,
         "renewals_allowed": 0,
+        # A short trial membership: no new game while one is late (the yearly one only warns).
+        "late_loans": MembershipType.LateLoans.REFUSE,
     },
 ]
 

@@ -63,10 +63,18 @@ class HoldForm(forms.Form):
     game = forms.ModelChoiceField(
         label=_("Jeu à réserver"), queryset=Game.objects.only("pk", "title").order_by("title")
     )
+    # Sent by « Mettre de côté quand même », once the desk said a copy is on the shelf.
+    set_aside = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
 
 class ReturnForm(forms.Form):
-    """The checklist of a return: each piece of the game is ticked, or its missing count given."""
+    """The checklist of a return: only a piece with a number missing needs the clerk's attention.
+
+    A line left at 0 missing counts as all there, so an untouched checklist is a complete return; the
+    « Tout est complet » button (its name is ALL_COMPLETE) returns the copy complete whatever was typed.
+    """
+
+    ALL_COMPLETE = "all_complete"
 
     playable_anyway = forms.BooleanField(
         label=_("Jouable quand même : laisser l'exemplaire en rayon malgré les pièces manquantes"),
@@ -75,6 +83,7 @@ class ReturnForm(forms.Form):
 
     def __init__(self, *args, loan: Loan, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        self.all_complete = self.is_bound and self.ALL_COMPLETE in self.data
         membership_type = loan.member.membership_type
         # The fees the return proposes (the membership type's; none by default), which the clerk may waive.
         self.late_fee = late_fee_due(loan, membership_type)
@@ -91,12 +100,7 @@ class ReturnForm(forms.Form):
         self.lines = []
         for component in loan.copy.game.components.all():
             expected = component.quantity - already[component.pk]
-            checked = f"checked_{component.pk}"
             missing = f"missing_{component.pk}"
-            self.fields[checked] = forms.BooleanField(label=_("tout y est"), required=False)
-            if not self.lines:
-                # Keyboard first: Space ticks, Tab goes to the count, then the next piece.
-                self.fields[checked].widget.attrs["autofocus"] = True
             self.fields[missing] = forms.IntegerField(
                 label=_("manquant(s)"), min_value=0, max_value=expected, initial=0, required=False
             )
@@ -106,7 +110,6 @@ class ReturnForm(forms.Form):
                     "unit_price": missing_pieces_price(component, 1, membership_type),
                     "expected": expected,
                     "already_missing": already[component.pk],
-                    "checked": self[checked],
                     "missing": self[missing],
                 }
             )
@@ -125,18 +128,12 @@ class ReturnForm(forms.Form):
 
     def clean(self) -> dict:
         cleaned = super().clean()
-        for line in self.lines:
-            component = line["component"]
-            missing = cleaned.get(f"missing_{component.pk}") or 0
-            if line["expected"] and not missing and not cleaned.get(f"checked_{component.pk}"):
-                self.add_error(
-                    f"checked_{component.pk}",
-                    ValidationError(
-                        _("Cochez « %(piece)s » si tout y est, ou indiquez combien il en manque."),
-                        code="unchecked",
-                        params={"piece": component.label},
-                    ),
-                )
+        if self.all_complete:
+            # « Tout est complet »: every count is 0, even one typed by mistake (or out of range).
+            for line in self.lines:
+                name = line["missing"].name
+                cleaned[name] = 0
+                self.errors.pop(name, None)
         return cleaned
 
     def missing(self) -> list[tuple]:

@@ -24,6 +24,12 @@ HOLD_PICKUP_DAYS = 7
 class MembershipType(models.Model):
     """A kind of membership: what it costs, how long it lasts, and what a family may borrow."""
 
+    class LateLoans(models.TextChoices):
+        """What the desk does when a family with a game past its due date borrows another."""
+
+        WARN = "warn", _("prêter, en prévenant le comptoir du retard")
+        REFUSE = "refuse", _("refuser tout nouveau prêt tant que le jeu en retard n'est pas rendu")
+
     name = models.CharField(_("nom"), max_length=80, unique=True)
     duration_days = models.PositiveSmallIntegerField(
         _("durée (jours)"), default=365, help_text=_("365 pour une adhésion d'un an.")
@@ -38,6 +44,15 @@ class MembershipType(models.Model):
         help_text=_("La date de retour est la date du prêt plus ce délai."),
     )
     renewals_allowed = models.PositiveSmallIntegerField(_("prolongations permises"), default=1)
+    late_loans = models.CharField(
+        _("famille avec un jeu en retard"),
+        max_length=10,
+        choices=LateLoans,
+        default=LateLoans.WARN,
+        help_text=_(
+            "Au prêt suivant, le comptoir nomme toujours le jeu en retard ; il peut aussi refuser le prêt."
+        ),
+    )
     # Fees, all off by default: the desk charges nothing unless the ludothèque sets them.
     loan_fee = models.DecimalField(
         _("frais par prêt (€)"),

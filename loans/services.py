@@ -50,6 +50,8 @@ class ReturnResult:
     loan: Loan
     # The hold this copy is now set aside for, if a family was waiting for the game.
     hold: Hold | None = None
+    # The first family still waiting for the game when this copy could not be set aside (incomplete).
+    waiting: Hold | None = None
     missing: list[MissingPiece] = field(default_factory=list)
     # The fees of this return (late fee, missing pieces), waived ones included, and the credits back.
     charges: list[Entry] = field(default_factory=list)
@@ -138,6 +140,45 @@ def _check_debt_limit(member: Member) -> None:
         )
 
 
+def late_loans(member: Member, today: datetime.date | None = None) -> list[Loan]:
+    """The family's games past their due date, the longest overdue first (what the desk names at lending)."""
+    return list(
+        Loan.objects.overdue(today)
+        .filter(member=member)
+        .select_related("copy__game")
+        .order_by("due_on", "pk")
+    )
+
+
+def describe_late(loans: Iterable[Loan], today: datetime.date | None = None) -> str:
+    """« Quarto » (90468, 9 jours de retard), … : the late games as the desk's messages name them."""
+    days = ngettext_lazy("%(count)s jour de retard", "%(count)s jours de retard", "count")
+    return ", ".join(
+        f"« {loan.copy.game.title} » ({loan.copy.barcode}, {days % {'count': loan.days_late(today)}})"
+        for loan in loans
+    )
+
+
+def _check_late_loans(member: Member, today: datetime.date) -> None:
+    """Refuse a new loan while a game is late, if the membership type says so (it warns by default)."""
+    if member.membership_type.late_loans != MembershipType.LateLoans.REFUSE:
+        return
+    late = late_loans(member, today)
+    if late:
+        _refuse(
+            ngettext_lazy(
+                "%(family)s n'a pas rendu %(games)s : pas de nouveau prêt tant que ce jeu n'est pas rendu.",
+                "%(family)s n'a pas rendu %(games)s : pas de nouveau prêt tant que ces jeux ne sont pas rendus.",
+                "count",
+            ),
+            code="late_loans",
+            on="member",
+            family=member.name,
+            games=describe_late(late, today),
+            count=len(late),
+        )
+
+
 def _hold_serve_next(*, copy: Copy, now: datetime.datetime) -> Hold | None:
     """Set `copy` aside for the first family waiting for its game; the game row is already locked."""
     hold = (
@@ -193,6 +234,7 @@ def loan_create(
 
     _check_membership(member, today)
     _check_debt_limit(member)
+    _check_late_loans(member, today)
     # Read once the rows are locked (a statement that waited for a lock still sees its older snapshot):
     # the copy's open loan, if any, and the family's open loans for its quota, in one query.
     open_loans = (
@@ -476,7 +518,14 @@ def loan_return(
     _copy_set_completeness(copy, complete=not pieces_missing or playable_anyway)
     copy_playable_store(copy)  # issue 14: the table sizes an incomplete copy still allows, for the search
     hold = _hold_serve_next(copy=copy, now=now) if copy.status_allows_lending else None
-    return ReturnResult(loan=loan, hold=hold, missing=new_pieces, charges=charges, credits=credits)
+    waiting = None
+    if hold is None:
+        waiting = (
+            Hold.objects.waiting().filter(game=game).select_related("member").order_by("position").first()
+        )
+    return ReturnResult(
+        loan=loan, hold=hold, waiting=waiting, missing=new_pieces, charges=charges, credits=credits
+    )
 
 
 def late_fee_due(loan: Loan, membership_type: MembershipType, on: datetime.date | None = None) -> Decimal:

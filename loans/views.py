@@ -12,12 +12,13 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from catalogue.models import Copy, Game
 from ledger.forms import MoneyForm
 from ledger.models import Entry
-from ledger.services import euros, renewal_due
+from ledger.services import euros, renewal_due, renewal_period
 from ludotheque.access import staff_required
 from opening.schedule import weekday_date
 
@@ -33,11 +34,13 @@ from .forms import (
     add_refusal,
     copy_for_barcode,
 )
-from .models import Hold, Loan, Member, MissingPiece
+from .models import Hold, Loan, Member, MembershipType, MissingPiece
 from .services import short_date
 
 STATS_MONTHS = 12
 TOP_GAMES = 10
+# The statistics list at most this many titles never lent or without copies (all are counted).
+STATS_LIST_MAX = 200
 
 
 def next_url(request: HttpRequest, default: str) -> str:
@@ -108,12 +111,23 @@ def _render_member(
     lend_form: LendForm | None = None,
     hold_form: HoldForm | None = None,
     refusal: ValidationError | None = None,
+    shelf_offer: dict | None = None,
     status: int = 200,
 ) -> HttpResponse:
     loans = list(member.loans.open().select_related("copy__game").order_by("due_on", "pk"))
     holds = list(member.holds.active().select_related("game", "copy").with_queue_rank())
     entries = Entry.objects.filter(member=member)
+    late = [loan for loan in loans if loan.is_overdue()]
     balance = entries.balance()
+    today = timezone.localdate()
+    membership_valid = member.membership_is_valid(today)
+    renewal = None
+    if not membership_valid and member.membership_start <= today:
+        # What renewing the expired membership gives, said beside the button: the new expiry and the price.
+        renewal = {
+            "end": renewal_period(member, member.membership_type, today)[1],
+            "price": member.membership_type.price,
+        }
     context = {
         "member": member,
         "balance": balance,
@@ -122,7 +136,13 @@ def _render_member(
         "payment_form": MoneyForm(request=request, initial={"amount": balance}) if balance > 0 else None,
         "household": list(member.household.all()),
         "loans": loans,
-        "late_count": sum(loan.is_overdue() for loan in loans),
+        "late_count": len(late),
+        "late_games": services.describe_late(late),
+        "late_refused": bool(late) and member.membership_type.late_loans == MembershipType.LateLoans.REFUSE,
+        "membership_valid": membership_valid,
+        "membership_not_started": member.membership_start > today,
+        "renewal": renewal,
+        "shelf_offer": shelf_offer,
         "quota_left": member.quota_left(len(loans)),
         "ready_holds": [hold for hold in holds if hold.status == Hold.Status.READY],
         "waiting_holds": [hold for hold in holds if hold.status == Hold.Status.WAITING],
@@ -187,8 +207,35 @@ def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 _("« %(game)s » (%(barcode)s) prêté, à rendre le %(date)s.")
                 % {"game": copy.game.title, "barcode": copy.barcode, "date": weekday_date(loan.due_on)},
             )
+            _warn_late(request, member)
             return redirect("loans:member-detail", pk=member.pk)
+    elif form.has_error("barcode", "unknown_barcode"):
+        # Not a copy: the next family's card, scanned in the lend box, opens that family's page.
+        other = Member.objects.filter(card_barcode__iexact=request.POST["barcode"].strip()).first()
+        if other is not None:
+            messages.info(
+                request,
+                _("Carte %(card)s : fiche de %(family)s.")
+                % {"card": other.card_barcode, "family": other.name},
+            )
+            return redirect("loans:member-detail", pk=other.pk)
     return _render_member(request, member, lend_form=form, status=400)
+
+
+def _warn_late(request: HttpRequest, member: Member) -> None:
+    """Name the family's late games after a loan (the membership type lets the desk lend anyway)."""
+    late = services.late_loans(member)
+    if late:
+        messages.warning(
+            request,
+            ngettext(
+                "Attention : %(family)s a un jeu en retard, %(games)s. Demandez-le.",
+                "Attention : %(family)s a des jeux en retard, %(games)s. Demandez-les.",
+                len(late),
+            )
+            % {"family": member.name, "games": services.describe_late(late)},
+            extra_tags="late",
+        )
 
 
 @staff_required
@@ -222,6 +269,12 @@ def member_calendar_token(request: HttpRequest, pk: int) -> HttpResponse:
 def hold_create(request: HttpRequest, pk: int) -> HttpResponse:
     member = _get_member(pk)
     form = HoldForm(request.POST)
+    if form.is_valid() and not form.cleaned_data["set_aside"]:
+        game = form.cleaned_data["game"]
+        on_shelf = Copy.objects.filter(game=game).available().order_by("barcode").first()
+        if on_shelf is not None:
+            # No need to reserve what the family can take home now: say so, offer to lend it.
+            return _render_member(request, member, shelf_offer={"game": game, "copy": on_shelf})
     if form.is_valid():
         try:
             hold = services.hold_create(game=form.cleaned_data["game"], member=member, staff=request.user)
@@ -290,6 +343,12 @@ def return_scan(request: HttpRequest) -> HttpResponse:
         try:
             copy = copy_for_barcode(barcode)
         except ValidationError as unknown:
+            # A family's card scanned in the return box opens that family's page, as in the lend box.
+            member = (
+                None if "\x00" in barcode else Member.objects.filter(card_barcode__iexact=barcode).first()
+            )
+            if member is not None:
+                return redirect("loans:member-detail", pk=member.pk)
             error = unknown.messages[0]
         else:
             loan = copy.loans.open().first()
@@ -335,7 +394,10 @@ def loan_return(request: HttpRequest, pk: int) -> HttpResponse:
             _announce_return(request, result)
             return redirect("loans:return-scan")
     status = 400 if form.is_bound else 200
-    return render(request, "loans/loan_return.html", {"loan": loan, "form": form}, status=status)
+    # The family first in the queue for this game, named whether the copy comes back complete or not.
+    waiting = Hold.objects.waiting().filter(game=loan.copy.game).select_related("member").order_by("position")
+    context = {"loan": loan, "form": form, "waiting": waiting.first()}
+    return render(request, "loans/loan_return.html", context, status=status)
 
 
 def _announce_return(request: HttpRequest, result: services.ReturnResult) -> None:
@@ -354,6 +416,20 @@ def _announce_return(request: HttpRequest, result: services.ReturnResult) -> Non
         messages.warning(request, text % {"pieces": pieces})
     _announce_money(request, result)
     _announce_hold(request, result.hold)
+    if result.waiting is not None:
+        messages.warning(
+            request,
+            _(
+                "%(family)s (carte %(card)s) attend « %(game)s » : cet exemplaire n'est pas mis de côté "
+                "car il est incomplet ; la famille reste première de la file."
+            )
+            % {
+                "family": result.waiting.member.name,
+                "card": result.waiting.member.card_barcode,
+                "game": loan.copy.game.title,
+            },
+            extra_tags="hold",
+        )
 
 
 def _announce_money(request: HttpRequest, result: services.ReturnResult) -> None:
@@ -485,11 +561,18 @@ def stats(request: HttpRequest) -> HttpResponse:
         .filter(loan_count__gt=0)
         .order_by("-loan_count", "title")[:TOP_GAMES]
     )
+    # « Jamais prêtés » is about titles a family could have borrowed: those with a copy and no loan
+    # ever. Catalogue titles without any copy (wish list, lost, not yet bought) are counted apart.
+    has_copy = Exists(Copy.objects.filter(game=OuterRef("pk")))
+    was_lent = Exists(Loan.objects.filter(copy__game=OuterRef("pk")))
     never_lent = (
-        Game.objects.with_copies()
-        .exclude(Exists(Loan.objects.filter(copy__game=OuterRef("pk"))))
-        .annotate(copy_count=Count("copies"))
-        .order_by("title")
+        Game.objects.filter(has_copy & ~was_lent).annotate(copy_count=Count("copies")).order_by("title")
+    )
+    without_copies = Game.objects.filter(~has_copy).order_by("title")
+    titles = Game.objects.aggregate(
+        all=Count("pk"),
+        never_lent=Count("pk", filter=has_copy & ~was_lent),
+        without_copies=Count("pk", filter=~has_copy),
     )
     return render(
         request,
@@ -498,7 +581,10 @@ def stats(request: HttpRequest) -> HttpResponse:
             "months": months,
             "total": sum(row["count"] for row in months),
             "top_games": top_games,
-            "never_lent": never_lent,
+            "never_lent": never_lent[:STATS_LIST_MAX],
+            "without_copies": without_copies[:STATS_LIST_MAX] if titles["without_copies"] else [],
+            "titles": titles,
+            "list_max": STATS_LIST_MAX,
             "since": first_month,
         },
     )

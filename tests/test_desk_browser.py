@@ -1,7 +1,7 @@
 """A full round at the desk in a real browser, with the keyboard only, as a barcode scanner types.
 
 Log in, scan a family's card, lend two games one after the other, return one with a piece missing
-(ticking the checklist), and find the copy among the incomplete ones.
+(its count typed in the checklist), and find the copy among the incomplete ones.
 """
 
 import pytest
@@ -66,8 +66,7 @@ def test_a_volunteer_lends_two_games_and_takes_one_back_with_a_piece_missing(pag
     scan(page, "90461")
     assert "Retour de « Les colons de Catane » (90461)" in page.locator("h1").inner_text()
     terrains, cards = catane.components.all()
-    assert focused_id(page) == f"id_checked_{terrains.pk}"
-    page.check(f"#id_checked_{terrains.pk}")
+    assert focused_id(page) == f"id_missing_{terrains.pk}"
     page.fill(f"#id_missing_{cards.pk}", "3")
     with page.expect_navigation():
         page.click("text=Confirmer le retour")

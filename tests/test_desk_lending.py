@@ -135,7 +135,7 @@ def test_the_desk_says_the_membership_has_expired(desk, world, staff_user):
         expiry=today - datetime.timedelta(days=65),
     )
     page = desk.get(family_url(member)).content.decode()
-    assert "adhésion non valable aujourd" in page
+    assert "adhésion expirée le" in page
     response = desk.post(family_url(member), {"barcode": "90901"})
     assert response.status_code == 400
     assert "L&#x27;adhésion de Dominique Chose a expiré" in response.content.decode()
@@ -184,7 +184,9 @@ def test_reserving_a_game_on_the_shelf_tells_the_clerk_to_set_it_aside(desk, wor
     game = make_game("Alhambra")
     make_copy(game, "77777")
     response = desk.post(
-        reverse("loans:hold-create", args=[world["bidule"].pk]), {"game": game.pk}, follow=True
+        reverse("loans:hold-create", args=[world["bidule"].pk]),
+        {"game": game.pk, "set_aside": "on"},
+        follow=True,
     )
     assert "mettez « Alhambra » (77777) de côté pour Sam Bidule" in response.content.decode()
 

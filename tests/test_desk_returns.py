@@ -1,4 +1,4 @@
-"""Returns at the desk: scan the copy, tick its pieces, confirm; missing pieces and waiting holds."""
+"""Returns at the desk: scan the copy, give what is missing (0 counts as all there); waiting holds."""
 
 import pytest
 from django.urls import reverse
@@ -27,7 +27,8 @@ def return_url(loan) -> str:
 
 
 def all_ticked(game) -> dict:
-    return {f"checked_{component.pk}": "on" for component in game.components.all()}
+    """The checklist sent as it comes: every count at 0, which is a complete box."""
+    return {f"missing_{component.pk}": "0" for component in game.components.all()}
 
 
 def test_the_return_page_scans_a_copy_into_its_checklist(desk, world):
@@ -52,8 +53,8 @@ def test_the_checklist_lists_every_piece_of_the_game(desk, world):
     assert "hexagones Terrains" in html and "cartes Matières Premières" in html
     assert "Prêté à Alex Tartempion" in html
     for component in world["catane"].components.all():
-        assert f'name="checked_{component.pk}"' in html
         assert f'name="missing_{component.pk}"' in html
+    assert 'name="all_complete"' in html and 'accesskey="c"' in html and "Alt+C" in html
 
 
 def test_a_late_return_says_how_late(desk, world):
@@ -71,18 +72,17 @@ def test_a_complete_return_goes_back_to_the_scan_box(desk, world):
     assert 'name="barcode"' in page and "autofocus" in page
 
 
-def test_an_unticked_piece_answers_400_and_returns_nothing(desk, world):
-    first, second = world["catane"].components.all()
-    response = desk.post(return_url(world["current"]), {f"checked_{first.pk}": "on"})
-    assert response.status_code == 400
-    assert "Cochez « cartes Matières Premières » si tout y est" in response.content.decode()
+def test_a_line_left_at_zero_counts_as_all_there(desk, world):
+    first, _ = world["catane"].components.all()
+    response = desk.post(return_url(world["current"]), {f"missing_{first.pk}": "0"})
+    assert response.status_code == 302
     world["current"].refresh_from_db()
-    assert world["current"].is_open
+    assert world["current"].return_check == Loan.ReturnCheck.COMPLETE
 
 
 def test_a_return_with_a_missing_piece_makes_the_copy_incomplete(desk, world):
-    first, second = world["catane"].components.all()
-    data = {f"checked_{first.pk}": "on", f"missing_{second.pk}": "3"}
+    _, second = world["catane"].components.all()
+    data = {f"missing_{second.pk}": "3"}
     response = desk.post(return_url(world["current"]), data, follow=True)
     html = response.content.decode()
     assert "Il manque 3 × cartes Matières Premières : l&#x27;exemplaire est marqué incomplet" in html
@@ -91,18 +91,16 @@ def test_a_return_with_a_missing_piece_makes_the_copy_incomplete(desk, world):
 
 
 def test_a_copy_marked_playable_anyway_stays_lendable(desk, world):
-    first, second = world["catane"].components.all()
-    data = {f"checked_{first.pk}": "on", f"missing_{second.pk}": "1", "playable_anyway": "on"}
+    _, second = world["catane"].components.all()
+    data = {f"missing_{second.pk}": "1", "playable_anyway": "on"}
     html = desk.post(return_url(world["current"]), data, follow=True).content.decode()
     assert "l&#x27;exemplaire reste prêtable" in html
     assert Copy.objects.get(barcode="90461").status == Copy.Status.ON_SHELF
 
 
 def test_more_missing_than_the_box_holds_answers_400(desk, world):
-    first, second = world["catane"].components.all()
-    response = desk.post(
-        return_url(world["current"]), {f"checked_{first.pk}": "on", f"missing_{second.pk}": "96"}
-    )
+    _, second = world["catane"].components.all()
+    response = desk.post(return_url(world["current"]), {f"missing_{second.pk}": "96"})
     assert response.status_code == 400
     world["current"].refresh_from_db()
     assert world["current"].is_open
@@ -133,7 +131,7 @@ def test_pieces_already_missing_can_be_ticked_as_brought_back(desk, world, staff
     assert f'name="recovered_{piece.pk}"' in html
 
     dice = world["biblios"].components.get()
-    desk.post(return_url(loan), {f"checked_{dice.pk}": "on", f"recovered_{piece.pk}": "on"})
+    desk.post(return_url(loan), {f"missing_{dice.pk}": "0", f"recovered_{piece.pk}": "on"})
 
     piece.refresh_from_db()
     loan.refresh_from_db()

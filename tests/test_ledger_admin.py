@@ -53,6 +53,7 @@ def test_a_librarian_sets_the_fees_of_a_membership_type(admin_client):
             "loan_quota": 4,
             "loan_period_days": 21,
             "renewals_allowed": 1,
+            "late_loans": "refuse",
             "loan_fee": "0",
             "late_fee_per_day": "0,20",
             "late_fee_cap": "5",
@@ -67,11 +68,13 @@ def test_a_librarian_sets_the_fees_of_a_membership_type(admin_client):
         saved.late_fee_cap,
         saved.charge_missing_pieces,
         saved.charge_lost_games,
+        saved.late_loans,
     ) == (
         Decimal("0.20"),
         Decimal("5"),
         True,
         False,
+        MembershipType.LateLoans.REFUSE,
     )
 
 
@@ -85,6 +88,7 @@ def test_a_negative_fee_is_refused_with_a_message(admin_client):
             "loan_quota": 4,
             "loan_period_days": 21,
             "renewals_allowed": 1,
+            "late_loans": "warn",
             "loan_fee": "-1",
             "late_fee_per_day": "0",
             "debt_limit": "0",

@@ -118,7 +118,7 @@ def test_the_return_page_proposes_the_late_fee_and_the_clerk_waives_it(client, s
     assert "Frais de retard proposés : 2,00 € pour 4 jours de retard." in page
     response = client.post(
         reverse("loans:loan-return", args=[loan.pk]),
-        {f"checked_{board.pk}": "on", f"checked_{pieces.pk}": "on", "waive_late_fee": "on"},
+        {"all_complete": "1", "waive_late_fee": "on"},
         follow=True,
     )
     assert "Frais de retard (4 jours de retard) : 2,00 € remis, non facturé." in text_of(response)
@@ -180,7 +180,7 @@ def test_the_return_page_shows_each_pieces_price_and_can_waive_them(client, staf
     assert "Prix d'une pièce" in page and "1,50 €" in page
     response = client.post(
         reverse("loans:loan-return", args=[loan.pk]),
-        {f"checked_{board.pk}": "on", f"missing_{pieces.pk}": "2", "waive_missing_pieces": "on"},
+        {f"missing_{pieces.pk}": "2", "waive_missing_pieces": "on"},
         follow=True,
     )
     assert "Pièce manquante (2 × pièces) : 3,00 € remis, non facturé." in text_of(response)

@@ -163,8 +163,10 @@ def test_an_incomplete_copy_is_not_set_aside_for_a_hold(staff_user, lent, quarto
 
 
 def test_a_copy_complete_again_is_set_aside_for_the_family_waiting(staff_user, lent, quarto):
-    services.loan_return(loan=lent, staff=staff_user, missing=[(pieces(quarto)["pièces"], 1)])
+    # The family reserves while the copy is out (an incomplete copy cannot be reserved: no_lendable_copy).
     hold = services.hold_create(game=quarto, member=make_member("M2"), staff=staff_user)
+    services.loan_return(loan=lent, staff=staff_user, missing=[(pieces(quarto)["pièces"], 1)])
+    hold.refresh_from_db()
     assert hold.status == Hold.Status.WAITING
 
     ready = services.missing_piece_recover(missing_piece=MissingPiece.objects.get(), staff=staff_user)

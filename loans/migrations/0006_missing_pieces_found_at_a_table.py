@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('loans', '0004_membership_type_fees_and_lost_loans'),
+        ('loans', '0005_membership_type_late_loans_policy'),
     ]
 
     operations = [
