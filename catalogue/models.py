@@ -4,14 +4,14 @@ from django.conf import settings
 from django.contrib.postgres.search import SearchVectorField
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import Case, Exists, F, OuterRef, Q, Value, When
 from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from . import esar
-from .registry import circulation
+from .registry import circulation, elsewhere
 from .search import GameSearchMixin
 
 
@@ -442,7 +442,8 @@ class CopyQuerySet(models.QuerySet):
         return self.filter(circulation().set_aside())
 
     def available(self, players: int | None = None) -> "CopyQuerySet":
-        """Copies a family can take home now: status allows lending, no open loan, not set aside.
+        """Copies a family can take home now: status allows lending, no open loan, not set aside, not
+        away elsewhere (at a table during an on-site session).
 
         For a table of `players`, also the incomplete copies whose remaining pieces allow it.
         """
@@ -451,11 +452,24 @@ class CopyQuerySet(models.QuerySet):
             copies = self.alias(fits=F("playable_tables").bitand(1 << players)).filter(
                 Q(status__in=Copy.Status.lendable()) | Q(status=Copy.Status.INCOMPLETE, fits__gt=0)
             )
-        return copies.exclude(circulation().on_loan()).exclude(circulation().set_aside())
+        copies = copies.exclude(circulation().on_loan()).exclude(circulation().set_aside())
+        for expression, _label in elsewhere():
+            copies = copies.exclude(expression)
+        return copies
+
+    def with_whereabouts(self) -> "CopyQuerySet":
+        """Annotate `elsewhere`: where another app keeps the copy away from the shelves (« sur une table,
+        en jeu sur place »), or None: one subquery per registration. A writer that locks the copy asks it
+        in a statement of its own, after the lock (the locking statement keeps its older snapshot)."""
+        whereabouts = [When(expression, then=Value(label)) for expression, label in elsewhere()]
+        if not whereabouts:
+            return self.annotate(elsewhere=Value(None, output_field=models.CharField()))
+        return self.annotate(elsewhere=Case(*whereabouts, default=None, output_field=models.CharField()))
 
     def with_availability(self) -> "CopyQuerySet":
-        """Annotate `is_available` (see available()) and `due_on`, the open loan's return date or None."""
-        return self.annotate(
+        """Annotate `is_available` (see available()), `due_on`, the open loan's return date or None, and
+        `elsewhere`, where another app keeps the copy (« sur une table… ») or None."""
+        return self.with_whereabouts().annotate(
             is_available=Exists(Copy.objects.available().filter(pk=OuterRef("pk"))),
             due_on=circulation().due_on(),
         )

@@ -8,6 +8,10 @@ and each registers here, from its `AppConfig.ready()`, what the catalogue shows 
   back and how often it was lent is the lending app's. Its methods return query expressions, from
   which `Copy.objects.available()`, `with_availability()`, the search's « disponible » filter and
   its sort by popularity are built: a search stays the same single query.
+- **Elsewhere** (the on-site play app): copies taken out of the shelves for another reason than a
+  loan, e.g. to a table during an opening session. Each registers a query expression (true for the
+  copy `OuterRef("pk")` while it is away) and a label saying where it is: such a copy is not
+  available, and the desk refuses to lend it (`Copy.objects.with_whereabouts()`).
 - **Notice links** (the rules app): the links a game's notice shows under its title (« Règles du
   jeu »…), `(label, url)` pairs for one game, at most one query per function.
 - **Piece keys** (the rules app): for a game with coded rules, the pieces its module declares, as
@@ -49,6 +53,7 @@ class Circulation(Protocol):
 
 _circulation: Circulation | None = None
 _notice_links: list[Callable[[Game], list[tuple[str, str]]]] = []
+_elsewhere: list[tuple[Callable[[], Expression], Callable[[], str]]] = []
 _piece_keys: Callable[[Game], list[tuple[str, str]]] | None = None
 _playability: Callable[[list[Copy]], dict[int, str]] | None = None
 _pieces_changed: Callable[[Game], None] | None = None
@@ -74,6 +79,18 @@ def register_notice_links(links: Callable[[Game], list[tuple[str, str]]]) -> Non
 def notice_links(game: Game) -> list[tuple[str, str]]:
     """The links a notice shows under its title, from every app that registered some."""
     return [link for links in _notice_links for link in links(game)]
+
+
+def register_elsewhere(expression: Callable[[], Expression], label: Callable[[], str]) -> None:
+    """Tell the catalogue of copies away from the shelves: `expression()` is true for the copy
+    `OuterRef("pk")` while it is away, `label()` says where (« sur une table, en jeu sur place »)."""
+    if (expression, label) not in _elsewhere:
+        _elsewhere.append((expression, label))
+
+
+def elsewhere() -> list[tuple[Expression, str]]:
+    """Each registered whereabouts: its expression and its label."""
+    return [(expression(), str(label())) for expression, label in _elsewhere]
 
 
 def register_piece_keys(keys: Callable[[Game], list[tuple[str, str]]]) -> None:

@@ -583,9 +583,13 @@ class MissingPiece(models.Model):
         "catalogue.Component", on_delete=models.PROTECT, related_name="missing", verbose_name=_("pièce")
     )
     quantity = models.PositiveIntegerField(_("nombre manquant"))
+    # Empty for pieces found missing elsewhere than at a loan's return: when a copy comes back from a
+    # table during an on-site session (the onsite app links them to that table use).
     loan = models.ForeignKey(
         Loan,
         on_delete=models.PROTECT,
+        null=True,
+        blank=True,
         related_name="missing_pieces",
         verbose_name=_("constaté au retour du prêt"),
     )

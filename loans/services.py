@@ -92,6 +92,14 @@ def _lock_game_and_copy(copy_id: int) -> Copy:
     return Copy.objects.select_related("game").select_for_update(of=("game", "self")).get(pk=copy_id)
 
 
+def _elsewhere(copy: Copy) -> str | None:
+    """Where another app keeps a locked copy away from the shelves (« sur une table… »), or None.
+
+    Its own statement, after the lock: the locking statement, if it waited, still sees the snapshot
+    from before the wait (a copy taken to a table meanwhile would look free)."""
+    return Copy.objects.filter(pk=copy.pk).with_whereabouts().values_list("elsewhere", flat=True).get()
+
+
 def _check_membership(member: Member, today: datetime.date) -> None:
     if member.membership_expiry < today:
         _refuse(
@@ -192,8 +200,22 @@ def _hold_serve_next(*, copy: Copy, now: datetime.datetime) -> Hold | None:
 
 
 def _copy_is_free(copy: Copy) -> bool:
-    """Whether a locked copy could go to the next family: lendable status, not out."""
-    return copy.status_allows_lending and not Loan.objects.open().filter(copy=copy).exists()
+    """Whether a locked copy could go to the next family: lendable status, not out, not away elsewhere."""
+    return (
+        copy.status_allows_lending
+        and not Loan.objects.open().filter(copy=copy).exists()
+        and _elsewhere(copy) is None
+    )
+
+
+@transaction.atomic
+def copy_back_on_shelf(*, copy: Copy) -> Hold | None:
+    """A copy back on the shelf from elsewhere (a table, during an on-site session): set it aside for the
+    first family waiting for its game, if it can go out. Returns that family's hold."""
+    copy = _lock_game_and_copy(copy.pk)
+    if not _copy_is_free(copy) or Hold.objects.ready().filter(copy=copy).exists():
+        return None
+    return _hold_serve_next(copy=copy, now=timezone.now())
 
 
 @transaction.atomic
@@ -263,6 +285,16 @@ def loan_create(
             game=copy.game.title,
             barcode=copy.barcode,
             status=copy.get_status_display(),
+        )
+    elsewhere = _elsewhere(copy)
+    if elsewhere is not None:
+        _refuse(
+            _("« %(game)s » (%(barcode)s) ne peut pas être prêté maintenant : il est %(where)s."),
+            code="copy_elsewhere",
+            on="copy",
+            game=copy.game.title,
+            barcode=copy.barcode,
+            where=elsewhere,
         )
     # The family's own hold on this game (honoured by this loan), and a hold keeping this copy aside.
     holds = list(

@@ -244,6 +244,7 @@ INSTALLED_APPS = [
     "ledger",
     "notices",
     "inventory",
+    "onsite",
 ]
 
 MIDDLEWARE = [

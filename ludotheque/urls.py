@@ -39,6 +39,7 @@ urlpatterns = [
     path("", include("ledger.urls")),
     path("", include("notices.urls")),
     path("", include("inventory.urls")),
+    path("", include("onsite.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # Its script served apart (`?script`), no inline script or style: the Content-Security-Policy holds.
     path(

@@ -46,3 +46,13 @@ def test_the_rules_engine_and_games_import_nothing_of_the_project_but_the_engine
             module.split(".")[:2] in [name.split(".") for name in allowed] or not module.startswith("rules")
             for module in modules
         ), folder
+
+
+def test_no_app_imports_on_site_play_which_reaches_the_catalogue_through_its_registry():
+    project_apps = {app.name for app in apps.get_app_configs() if Path(app.path).parent == ROOT}
+    assert "onsite" in project_apps
+    for app in project_apps - {"onsite"}:
+        imported = {module.split(".")[0] for module in imported_modules(ROOT / app)}
+        assert "onsite" not in imported, app
+    onsite = {module.split(".")[0] for module in imported_modules(ROOT / "onsite")}
+    assert onsite & project_apps <= {"onsite", "catalogue", "loans", "opening", "rules", "ludotheque"}

@@ -1,0 +1,14 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class OnsiteConfig(AppConfig):
+    name = "onsite"
+    verbose_name = _("Jeu sur place")
+
+    def ready(self) -> None:
+        from catalogue import registry
+
+        from .models import at_table, at_table_label
+
+        registry.register_elsewhere(at_table, at_table_label)
