@@ -244,6 +244,7 @@ INSTALLED_APPS = [
     "ledger",
     "notices",
     "inventory",
+    "privacy",
 ]
 
 MIDDLEWARE = [
@@ -295,7 +296,8 @@ AUTH_PASSWORD_VALIDATORS = [
 # django-axes checks each login attempt first, for the site's login page and the admin's alike.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    # A username, or a family's e-mail address or card number (loans/accounts.py).
+    "loans.accounts.FamilyLoginBackend",
 ]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -363,6 +365,11 @@ API_THROTTLE_RATES = {
 MAILERS = {"default": mailer_from_url(os.environ.get("EMAIL_URL"), DEBUG)}
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Ludothèque <ludotheque@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# Closed loans and holds, and notices, lose their link to the family after this many months (the daily
+# run's anonymise_history step): the statistics keep the games and dates, nobody keeps who borrowed what.
+HISTORY_RETENTION_MONTHS = env_int("HISTORY_RETENTION_MONTHS", 24)
+# The link of an invitation or a password reset e-mail works for this long (Django's setting, in seconds).
+PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_DAYS", 7) * 24 * 3600
 # The site's public address, for the links in e-mails and calendar feeds (no request to read it from).
 SITE_URL = env_url("SITE_URL", "http://127.0.0.1:8000")
 
