@@ -33,7 +33,14 @@ def _get_member_for_user(user) -> Member:
 @require_GET
 def my_data(request: HttpRequest) -> HttpResponse:
     member = _get_member_for_user(request.user)
-    return render(request, "privacy/my_data.html", {"member": member, "data": member_data(member)})
+    context = {
+        "member": member,
+        "data": member_data(member),
+        "loans": member.loans.select_related("copy__game").order_by("-lent_at"),
+        "entries": member.ledger_entries.order_by("recorded_at", "pk"),
+        "memberships": member.memberships.select_related("membership_type").order_by("start"),
+    }
+    return render(request, "privacy/my_data.html", context)
 
 
 @login_required
