@@ -35,13 +35,7 @@ class FamilyLoginBackend(ModelBackend):
     def authenticate(self, request, username=None, password=None, **kwargs):
         if username is None or password is None:
             return None
-        text = username.strip()
-        users = get_user_model()._default_manager
-        user = (
-            users.filter(username=text).first()
-            or _only(users.filter(email__iexact=text))
-            or _only(users.filter(member__card_barcode__iexact=text))
-        )
+        user = user_for_login(username)
         if user is None:
             # The same work as a wrong password, so that timing does not say which logins exist.
             get_user_model()().set_password(password)
@@ -49,6 +43,26 @@ class FamilyLoginBackend(ModelBackend):
         if user.check_password(password) and self.user_can_authenticate(user):
             return user
         return None
+
+
+def user_for_login(text: str) -> AbstractBaseUser | None:
+    """The account a login box's text names: its username, else a family's e-mail or card number."""
+    text = text.strip()
+    users = get_user_model()._default_manager
+    return (
+        users.filter(username=text).first()
+        or _only(users.filter(email__iexact=text))
+        or _only(users.filter(member__card_barcode__iexact=text))
+    )
+
+
+def axes_username(request, credentials: dict | None) -> str:
+    """What django-axes counts failures by: the account's username, whichever way the family typed it,
+    so that trying the e-mail address then the card number does not double the attempts."""
+    source = credentials if credentials else getattr(request, "data", request.POST)
+    text = source.get("username") or ""
+    user = user_for_login(text) if isinstance(text, str) and text else None
+    return user.get_username() if user is not None else text
 
 
 def _only(queryset):

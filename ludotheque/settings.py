@@ -349,6 +349,8 @@ AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "ludotheque.login.locked_out"
 AXES_CLIENT_IP_CALLABLE = "ludotheque.api.client_ip"
+# A family may type its e-mail or card number: failures count against the one account either way.
+AXES_USERNAME_CALLABLE = "loans.accounts.axes_username"
 AXES_DISABLE_ACCESS_LOG = True  # no log of successful logins: nothing the library needs to keep
 AXES_VERBOSE = False
 

@@ -91,7 +91,14 @@ def test_a_family_downloads_its_data_as_json(client, family):
 def test_a_family_reads_its_data_on_a_page(client, family):
     client.force_login(family.user)
     html = client.get(reverse("privacy:my-data")).content.decode()
-    for text in ("alex@example.org", "Rue des Jeux 1", "Catane", "Quarto", "Biblios à rendre bientôt", "2,00"):
+    for text in (
+        "alex@example.org",
+        "Rue des Jeux 1",
+        "Catane",
+        "Quarto",
+        "Biblios à rendre bientôt",
+        "2,00",
+    ):
         assert text in html
 
 
@@ -191,7 +198,9 @@ def test_a_family_that_owes_money_cannot_be_erased(family, staff_user):
 
 def test_a_family_whose_deposit_is_held_cannot_be_erased(family, staff_user):
     _return_all(family, staff_user)
-    ledger.deposit_receive(member=family, amount=Decimal("20"), method="cash", staff=staff_user, site=make_site())
+    ledger.deposit_receive(
+        member=family, amount=Decimal("20"), method="cash", staff=staff_user, site=make_site()
+    )
     with pytest.raises(ValidationError) as error:
         member_erase(member=family, staff=staff_user)
     assert error.value.code == "deposit_held"
