@@ -15,6 +15,7 @@ from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import ValidationError
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
+from django.db.models import Q
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
@@ -51,7 +52,7 @@ def user_for_login(text: str) -> AbstractBaseUser | None:
     users = get_user_model()._default_manager
     return (
         users.filter(username=text).first()
-        or _only(users.filter(email__iexact=text))
+        or _only(users.filter(Q(email__iexact=text) | Q(member__email__iexact=text)).distinct())
         or _only(users.filter(member__card_barcode__iexact=text))
     )
 
