@@ -534,7 +534,7 @@ def account(request: HttpRequest) -> HttpResponse:
     loans = list(member.loans.open().select_related("copy__game").order_by("due_on", "pk"))
     waiting = Hold.objects.waiting().filter(game_id__in=[loan.copy.game_id for loan in loans])
     held_games = set(waiting.values_list("game_id", flat=True))
-    allowed = member.membership_type.renewals_allowed
+    allowed = member.membership_type.renewals_allowed if member.membership_is_valid() else 0
     for loan in loans:
         loan.renewable = loan.renewals < allowed and loan.copy.game_id not in held_games
     return render(

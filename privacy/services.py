@@ -157,6 +157,10 @@ def member_erase(*, member: Member, staff: AbstractBaseUser) -> Member:
     member.card_barcode = f"{ERASED_CARD_PREFIX}{member.pk}"
     member.email = member.phone = member.address = member.notes = member.calendar_token = ""
     member.user = None
+    # Its membership ends (yesterday): nothing is lent to it, no notice reminds it of an end to come.
+    ended = timezone.localdate() - datetime.timedelta(days=1)
+    member.membership_expiry = min(member.membership_expiry, ended)
+    member.membership_start = min(member.membership_start, member.membership_expiry)
     member.erased_at = timezone.now()
     member.save()
     if user is not None and not user.is_staff:

@@ -189,6 +189,18 @@ def test_a_loan_another_family_waits_for_cannot_be_renewed(family, alex, sam, st
     assert Loan.objects.get(pk=loan.pk).renewals == 0
 
 
+def test_an_expired_membership_cannot_renew(family, alex, staff_user):
+    loan = services.loan_create(copy=make_copy(make_game("Biblios"), "B1"), member=alex, staff=staff_user)
+    today = timezone.localdate()
+    Member.objects.filter(pk=alex.pk).update(
+        membership_start=today - datetime.timedelta(days=400),
+        membership_expiry=today - datetime.timedelta(days=1),
+    )
+    response = family.post(reverse("loans:account-loan-renew", args=[loan.pk]), follow=True)
+    assert "a expiré le" in messages_of(response)
+    assert Loan.objects.get(pk=loan.pk).renewals == 0
+
+
 def test_a_family_cannot_renew_another_familys_loan(family, sam, staff_user):
     loan = services.loan_create(copy=make_copy(make_game("Biblios"), "B1"), member=sam, staff=staff_user)
     assert family.post(reverse("loans:account-loan-renew", args=[loan.pk])).status_code == 404

@@ -217,6 +217,7 @@ def test_erasing_a_family_keeps_its_history_without_it(family, staff_user):
     assert family.erased_at is not None
     assert (family.name, family.email, family.phone, family.address) == ("—", "", "", "")
     assert family.card_barcode.startswith("EFFACEE-")
+    assert not family.membership_is_valid()  # no notice of a membership ending, no loan
     assert not HouseholdMember.objects.filter(member=family).exists()
     assert not family.loans.exists() and not family.holds.exists() and not family.notices.exists()
     assert Hold.objects.get(game__title="Quarto").status == Hold.Status.CANCELLED
