@@ -15,13 +15,15 @@ from django.utils.translation import gettext_lazy as _
 
 class NoticeQuerySet(models.QuerySet):
     def to_print(self) -> "NoticeQuerySet":
-        """Letters waiting to be printed at the desk."""
-        return self.filter(channel=Notice.Channel.LETTER, status=Notice.Status.TO_PRINT)
+        """Letters waiting to be printed at the desk (not those of a family erased since)."""
+        return self.filter(channel=Notice.Channel.LETTER, status=Notice.Status.TO_PRINT, member__isnull=False)
 
     def to_send(self) -> "NoticeQuerySet":
-        """E-mails not delivered yet: new, or failed and to be tried again."""
+        """E-mails not delivered yet: new, or failed and to be tried again (not those of a family erased since)."""
         return self.filter(
-            channel=Notice.Channel.EMAIL, status__in=[Notice.Status.PENDING, Notice.Status.FAILED]
+            channel=Notice.Channel.EMAIL,
+            status__in=[Notice.Status.PENDING, Notice.Status.FAILED],
+            member__isnull=False,
         )
 
     def failed(self) -> "NoticeQuerySet":

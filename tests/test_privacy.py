@@ -232,6 +232,21 @@ def test_erasing_a_family_keeps_its_history_without_it(family, staff_user):
     assert error.value.code == "already_erased"
 
 
+def test_an_erased_familys_waiting_e_mails_and_letters_go_out_no_more(family, staff_user):
+    _return_all(family, staff_user)
+    notice = Notice.objects.get()
+    waiting = {"language": "fr", "run_on": TODAY, "subject": "Rappel", "body_text": "Bonjour Alex"}
+    Notice.objects.create(member=family, channel="email", status="pending", recipient=family.email, **waiting)
+    Notice.objects.create(
+        member=family, channel="letter", status="to_print", recipient="Rue des Jeux 1", **waiting
+    )
+    assert Notice.objects.to_send().count() == 1 and Notice.objects.to_print().count() == 1
+    member_erase(member=family, staff=staff_user)
+    assert not Notice.objects.to_send().exists() and not Notice.objects.to_print().exists()
+    assert Notice.objects.count() == 3 and not Notice.objects.exclude(recipient="").exists()
+    assert Notice.objects.get(pk=notice.pk).status == Notice.Status.SENT
+
+
 def test_the_desk_erases_a_family_after_confirming(client, family, staff_user):
     client.force_login(staff_user)
     url = reverse("privacy:member-erase", args=[family.pk])
