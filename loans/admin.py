@@ -76,8 +76,9 @@ class MemberAdmin(LibrarianAccessMixin, admin.ModelAdmin):
     fieldsets = [
         (None, {"fields": ["card_barcode", "name", "email", "phone", "address", "language"]}),
         (_("Adhésion"), {"fields": ["membership_type", "membership_start", "membership_expiry"]}),
-        (_("Compte en ligne et notes"), {"fields": ["user", "notes"]}),
+        (_("Compte en ligne et notes"), {"fields": ["user", "notes", "erased_at"]}),
     ]
+    readonly_fields = ["erased_at"]
 
     actions = ["invite"]
 
