@@ -4,12 +4,15 @@ Lending, returning and holds go through the desk (loans/services.py), which enfo
 the admin shows their history and never deletes it.
 """
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from ludotheque.access import LibrarianAccessMixin, ReadOnlyHistoryMixin
 
+from .accounts import member_invite
 from .models import Hold, HouseholdMember, Loan, Member, MembershipType, MissingPiece
 
 
@@ -73,12 +76,32 @@ class MemberAdmin(LibrarianAccessMixin, admin.ModelAdmin):
     fieldsets = [
         (None, {"fields": ["card_barcode", "name", "email", "phone", "address", "language"]}),
         (_("Adhésion"), {"fields": ["membership_type", "membership_start", "membership_expiry"]}),
-        (_("Compte en ligne et notes"), {"fields": ["user", "notes"]}),
+        (_("Compte en ligne et notes"), {"fields": ["user", "notes", "erased_at"]}),
     ]
+    readonly_fields = ["erased_at"]
+
+    actions = ["invite"]
 
     def has_delete_permission(self, request, obj=None) -> bool:
         # A family's loans are history: its record stays.
         return False
+
+    @admin.action(description=_("Inviter par e-mail à choisir un mot de passe"))
+    def invite(self, request, queryset) -> None:
+        sent = 0
+        for member in queryset:
+            try:
+                member_invite(member=member)
+            except ValidationError as error:
+                self.message_user(request, " ".join(error.messages), messages.WARNING)
+            else:
+                sent += 1
+        self.message_user(
+            request,
+            ngettext("%(count)s invitation envoyée.", "%(count)s invitations envoyées.", sent)
+            % {"count": sent},
+            messages.SUCCESS,
+        )
 
 
 class MissingPieceInline(ReadOnlyHistoryMixin, admin.TabularInline):

@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from catalogue.models import Copy, Game
 
-from .models import Loan, MissingPiece
+from .models import Loan, Member, MissingPiece
 from .services import late_fee_due, missing_pieces_price
 
 
@@ -155,3 +155,11 @@ class LostForm(forms.Form):
             self.fields["waive_charge"] = forms.BooleanField(
                 label=_("Remettre la valeur de remplacement : ne pas la facturer"), required=False
             )
+
+
+class LanguageForm(forms.ModelForm):
+    """The language a family's notices are written in."""
+
+    class Meta:
+        model = Member
+        fields = ["language"]

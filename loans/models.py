@@ -270,6 +270,9 @@ class Member(models.Model):
     created_at = models.DateTimeField(_("inscrite le"), auto_now_add=True)
     # The secret of the family's calendar feed (/compte/calendrier/<token>.ics); empty: no feed.
     calendar_token = models.CharField(_("jeton du calendrier"), max_length=64, blank=True, editable=False)
+    # Set when a librarian erased the family (member_erase): its personal data is gone, the row stays
+    # for the ledger's entries, which the accounts keep.
+    erased_at = models.DateTimeField(_("effacée le"), null=True, blank=True, editable=False)
 
     objects = MemberQuerySet.as_manager()
 
@@ -393,8 +396,14 @@ class Loan(models.Model):
     copy = models.ForeignKey(
         "catalogue.Copy", on_delete=models.PROTECT, related_name="loans", verbose_name=_("exemplaire")
     )
+    # Empty once the loan is anonymised (loans_anonymise: closed long ago, or the family erased).
     member = models.ForeignKey(
-        Member, on_delete=models.PROTECT, related_name="loans", verbose_name=_("famille")
+        Member,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="loans",
+        verbose_name=_("famille"),
     )
     lent_at = models.DateTimeField(_("prêté le"), default=timezone.now)
     lent_by = models.ForeignKey(
@@ -428,6 +437,11 @@ class Loan(models.Model):
                 condition=Q(returned_at__isnull=True),
                 name="loans_loan_one_open_per_copy",
                 violation_error_message=_("Cet exemplaire est déjà en prêt."),
+            ),
+            models.CheckConstraint(
+                condition=Q(member__isnull=False) | Q(returned_at__isnull=False),
+                name="loans_loan_open_has_member",
+                violation_error_message=_("Un prêt en cours est toujours celui d'une famille."),
             ),
             models.CheckConstraint(
                 condition=Q(returned_at__isnull=True, return_check="")
@@ -500,8 +514,14 @@ class Hold(models.Model):
     game = models.ForeignKey(
         "catalogue.Game", on_delete=models.PROTECT, related_name="holds", verbose_name=_("jeu")
     )
+    # Empty once the hold is anonymised (closed long ago, or the family erased).
     member = models.ForeignKey(
-        Member, on_delete=models.PROTECT, related_name="holds", verbose_name=_("famille")
+        Member,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="holds",
+        verbose_name=_("famille"),
     )
     position = models.PositiveIntegerField(_("ordre dans la file"))
     status = models.CharField(_("statut"), max_length=20, choices=Status, default=Status.WAITING)
@@ -552,6 +572,11 @@ class Hold(models.Model):
                 violation_error_message=_("Cet exemplaire est déjà mis de côté pour une autre réservation."),
             ),
             models.CheckConstraint(
+                condition=Q(member__isnull=False) | ~Q(status__in=["waiting", "ready"]),
+                name="loans_hold_active_has_member",
+                violation_error_message=_("Une réservation en cours est toujours celle d'une famille."),
+            ),
+            models.CheckConstraint(
                 condition=~Q(status="ready") | Q(copy__isnull=False, ready_until__isnull=False),
                 name="loans_hold_ready_has_copy",
                 violation_error_message=_("Une réservation prête doit avoir un exemplaire mis de côté."),
@@ -559,7 +584,8 @@ class Hold(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.game} — {self.member.name} ({self.get_status_display()})"
+        family = self.member.name if self.member_id else _("famille anonymisée")
+        return f"{self.game} — {family} ({self.get_status_display()})"
 
     def is_past_pickup(self, on: datetime.date | None = None) -> bool:
         return self.status == Hold.Status.READY and self.ready_until < (on or timezone.localdate())

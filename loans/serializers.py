@@ -82,7 +82,8 @@ class MemberSerializer(serializers.ModelSerializer):
 class LoanSerializer(serializers.ModelSerializer):
     barcode = serializers.CharField(source="copy.barcode", read_only=True)
     game = serializers.CharField(source="copy.game.title", read_only=True)
-    member_name = serializers.CharField(source="member.name", read_only=True)
+    # None once the history is anonymised (privacy app).
+    member_name = serializers.CharField(source="member.name", read_only=True, default=None)
     overdue = serializers.SerializerMethodField()
     # A plain string in the schema: empty while the game is out, which an enum of the three checks omits.
     return_check = serializers.CharField(
@@ -157,7 +158,8 @@ class ChargeSerializer(serializers.Serializer):
 
 class HoldSerializer(serializers.ModelSerializer):
     game_title = serializers.CharField(source="game.title", read_only=True)
-    member_name = serializers.CharField(source="member.name", read_only=True)
+    # None once the history is anonymised (privacy app).
+    member_name = serializers.CharField(source="member.name", read_only=True, default=None)
     barcode = serializers.CharField(source="copy.barcode", read_only=True, default=None)
     # A plain string in the schema: an enum named "status" would collide with the catalogue's copy
     # status (drf-spectacular warns, and `check --deploy` fails on warnings).
@@ -183,3 +185,5 @@ class HoldSerializer(serializers.ModelSerializer):
         read_only_fields = ["position", "status", "created_at", "barcode", "ready_until", "closed_at"]
         # hold_create refuses a second active hold with a clear message; no generic unique validator.
         validators = []
+        # A hold is made for a family; only an anonymised one has none.
+        extra_kwargs = {"member": {"allow_null": False, "required": True}}

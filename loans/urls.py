@@ -8,6 +8,7 @@ urlpatterns = [
     path("comptoir/", views.desk, name="desk"),
     path("comptoir/familles/<int:pk>/", views.member_detail, name="member-detail"),
     path("comptoir/familles/<int:pk>/reserver/", views.hold_create, name="hold-create"),
+    path("comptoir/familles/<int:pk>/inviter/", views.member_invite, name="member-invite"),
     path("comptoir/familles/<int:pk>/kit/", checkout_views.checkout_pack, name="checkout-pack"),
     path("comptoir/familles/<int:pk>/calendrier/", views.member_calendar_token, name="member-calendar-token"),
     path("comptoir/prets/<int:pk>/prolonger/", views.loan_renew, name="loan-renew"),
@@ -47,5 +48,9 @@ urlpatterns = [
     ),
     path("compte/", views.account, name="account"),
     path("compte/calendrier/", views.account_calendar_token, name="account-calendar-token"),
+    path("compte/reserver/<int:pk>/", views.account_hold_create, name="account-hold-create"),
+    path("compte/reservations/<int:pk>/annuler/", views.account_hold_cancel, name="account-hold-cancel"),
+    path("compte/prets/<int:pk>/prolonger/", views.account_loan_renew, name="account-loan-renew"),
+    path("compte/langue/", views.account_language, name="account-language"),
     path("compte/calendrier/<str:token>.ics", views.calendar_feed, name="calendar-feed"),
 ]

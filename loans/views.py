@@ -2,6 +2,7 @@
 
 import datetime
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -22,11 +23,12 @@ from ledger.services import euros, renewal_due, renewal_period
 from ludotheque.access import staff_required
 from opening.schedule import weekday_date
 
-from . import services
+from . import accounts, services
 from .feeds import member_calendar
 from .forms import (
     CalendarTokenForm,
     HoldForm,
+    LanguageForm,
     LendForm,
     LostForm,
     ReturnForm,
@@ -601,11 +603,34 @@ def _get_member_for_user(user) -> Member:
     return member
 
 
+SUGGESTIONS = 6
+
+
+def _suggestions(member: Member) -> list[Game]:
+    """Games for the household: right for its members' ages, on the shelf now, never borrowed by it."""
+    today = timezone.localdate()
+    ages = [person.age(today) for person in member.household.all()]
+    if not ages:
+        return []
+    return list(
+        Game.objects.playable_by(ages=ages)
+        .filter(Exists(Copy.objects.available().filter(game=OuterRef("pk"))))
+        .exclude(pk__in=Loan.objects.filter(member=member).values("copy__game"))
+        .exclude(pk__in=member.holds.active().values("game"))
+        .order_by("title")[:SUGGESTIONS]
+    )
+
+
 @login_required
 @require_GET
 def account(request: HttpRequest) -> HttpResponse:
     member = _get_member_for_user(request.user)
     loans = list(member.loans.open().select_related("copy__game").order_by("due_on", "pk"))
+    waiting = Hold.objects.waiting().filter(game_id__in=[loan.copy.game_id for loan in loans])
+    held_games = set(waiting.values_list("game_id", flat=True))
+    allowed = member.membership_type.renewals_allowed if member.membership_is_valid() else 0
+    for loan in loans:
+        loan.renewable = loan.renewals < allowed and loan.copy.game_id not in held_games
     return render(
         request,
         "loans/account.html",
@@ -613,11 +638,108 @@ def account(request: HttpRequest) -> HttpResponse:
             "member": member,
             "loans": loans,
             "quota_left": member.quota_left(len(loans)),
-            "holds": member.holds.active().select_related("game"),
+            "holds": member.holds.active().select_related("game").with_queue_rank().order_by("created_at"),
             "history": member.loans.returned().select_related("copy__game").order_by("-returned_at")[:20],
             "calendar_url": _calendar_url(request, member),
+            "suggestions": _suggestions(member),
+            "language_form": LanguageForm(instance=member),
         },
     )
+
+
+@login_required
+@require_POST
+def account_hold_create(request: HttpRequest, pk: int) -> HttpResponse:
+    """A family reserves a game from its page; a refusal goes back to the game's page with its reason."""
+    member = _get_member_for_user(request.user)
+    game = get_object_or_404(Game, pk=pk)
+    try:
+        hold = accounts.hold_request(game=game, member=member, user=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return redirect(game.get_absolute_url())
+    if hold.status == Hold.Status.READY:
+        messages.success(
+            request,
+            _("« %(game)s » réservé : un exemplaire vous attend au comptoir jusqu'au %(date)s.")
+            % {"game": game.title, "date": weekday_date(hold.ready_until)},
+        )
+    else:
+        messages.success(
+            request,
+            _("« %(game)s » réservé : vous êtes à la place %(position)s dans la file.")
+            % {"game": game.title, "position": _queue_rank(hold)},
+        )
+    return redirect("loans:account")
+
+
+@login_required
+@require_POST
+def account_hold_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    member = _get_member_for_user(request.user)
+    hold = get_object_or_404(Hold.objects.select_related("game"), pk=pk, member=member)
+    try:
+        services.hold_cancel(hold=hold)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, _("Réservation de « %(game)s » annulée.") % {"game": hold.game.title})
+    return redirect("loans:account")
+
+
+@login_required
+@require_POST
+def account_loan_renew(request: HttpRequest, pk: int) -> HttpResponse:
+    """A family renews one of its loans, by the desk's rules (services.loan_renew)."""
+    member = _get_member_for_user(request.user)
+    loan = get_object_or_404(Loan.objects.select_related("copy__game"), pk=pk, member=member)
+    try:
+        loan = services.loan_renew(loan=loan)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(
+            request,
+            _("« %(game)s » prolongé : à rendre le %(date)s.")
+            % {"game": loan.copy.game.title, "date": weekday_date(loan.due_on)},
+        )
+    return redirect("loans:account")
+
+
+@login_required
+@require_POST
+def account_language(request: HttpRequest) -> HttpResponse:
+    """The family chooses the language of its notices (and of the site, for this visit)."""
+    member = _get_member_for_user(request.user)
+    form = LanguageForm(request.POST, instance=member)
+    if not form.is_valid():
+        return HttpResponseBadRequest(" ".join(form.errors.get("language", [])))
+    form.save()
+    response = redirect("loans:account")
+    response.set_cookie(settings.LANGUAGE_COOKIE_NAME, member.language, samesite="Lax")
+    with translation.override(member.language):
+        messages.success(request, _("Langue enregistrée : les avis vous seront écrits dans cette langue."))
+    return response
+
+
+@staff_required
+@require_POST
+def member_invite(request: HttpRequest, pk: int) -> HttpResponse:
+    """The desk e-mails the family a link to choose the password of its account."""
+    member = _get_member(pk)
+    try:
+        accounts.member_invite(member=member)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(
+            request,
+            _(
+                "Invitation envoyée à %(email)s : le lien pour choisir un mot de passe est valable %(days)s jours."
+            )
+            % {"email": member.email, "days": settings.PASSWORD_RESET_TIMEOUT // 86400},
+        )
+    return redirect("loans:member-detail", pk=member.pk)
 
 
 @login_required

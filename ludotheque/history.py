@@ -59,3 +59,16 @@ def refuse_update(table: str, columns: list[str]) -> migrations.RunPython:
     )
     drop = f"DROP TRIGGER IF EXISTS {trigger} ON {table};"
     return run_on_postgresql(create, drop)
+
+
+def refuse_update_unless(table: str, column: str, allowed: str) -> migrations.RunPython:
+    """Refuse an UPDATE that changes `column` unless the new row satisfies `allowed` (an SQL condition
+    on NEW and OLD): the one change a row of history may go through, such as its anonymisation."""
+    trigger = f"{table}_refuse_{column}_update"
+    create = (
+        f"{FUNCTION} CREATE TRIGGER {trigger} BEFORE UPDATE OF {column} ON {table} FOR EACH ROW "
+        f"WHEN (OLD.{column} IS DISTINCT FROM NEW.{column} AND NOT ({allowed})) "
+        f"EXECUTE FUNCTION refuse_change('{column} of a row of history only ever changes to anonymise it');"
+    )
+    drop = f"DROP TRIGGER IF EXISTS {trigger} ON {table};"
+    return run_on_postgresql(create, drop)

@@ -1,8 +1,14 @@
-"""The page a locked-out login gets (django-axes counts the failures, settings.AXES_*)."""
+"""Logging in: the form, the password reset form, the page a locked-out login gets (django-axes counts
+the failures, settings.AXES_*)."""
 
+from django import forms
 from django.conf import settings
+from django.contrib.auth import forms as auth_forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import AuthenticationForm, UsernameField
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext_lazy as _
 
 
 def locked_out(request: HttpRequest, original_response=None, credentials=None) -> HttpResponse:
@@ -12,3 +18,25 @@ def locked_out(request: HttpRequest, original_response=None, credentials=None) -
         "minutes": max(1, round(settings.AXES_COOLOFF_TIME.total_seconds() / 60)),
     }
     return render(request, "registration/locked_out.html", context, status=429)
+
+
+class LoginForm(AuthenticationForm):
+    """Django's login form, saying what a family may type (loans.accounts.FamilyLoginBackend)."""
+
+    username = UsernameField(
+        label=_("E-mail, numéro de carte ou identifiant"),
+        max_length=254,
+        widget=forms.TextInput(attrs={"autofocus": True, "autocomplete": "username"}),
+    )
+
+
+class PasswordResetForm(auth_forms.PasswordResetForm):
+    """Django's reset form, also for an invited family that has not chosen its password yet."""
+
+    def get_users(self, email):
+        users = get_user_model()._default_manager.filter(email__iexact=email, is_active=True)
+        return (
+            user
+            for user in users
+            if user.has_usable_password() or (not user.is_staff and hasattr(user, "member"))
+        )

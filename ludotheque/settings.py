@@ -245,6 +245,7 @@ INSTALLED_APPS = [
     "notices",
     "inventory",
     "onsite",
+    "privacy",
 ]
 
 MIDDLEWARE = [
@@ -296,7 +297,8 @@ AUTH_PASSWORD_VALIDATORS = [
 # django-axes checks each login attempt first, for the site's login page and the admin's alike.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    # A username, or a family's e-mail address or card number (loans/accounts.py).
+    "loans.accounts.FamilyLoginBackend",
 ]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -348,6 +350,8 @@ AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "ludotheque.login.locked_out"
 AXES_CLIENT_IP_CALLABLE = "ludotheque.api.client_ip"
+# A family may type its e-mail or card number: failures count against the one account either way.
+AXES_USERNAME_CALLABLE = "loans.accounts.axes_username"
 AXES_DISABLE_ACCESS_LOG = True  # no log of successful logins: nothing the library needs to keep
 AXES_VERBOSE = False
 
@@ -364,6 +368,11 @@ API_THROTTLE_RATES = {
 MAILERS = {"default": mailer_from_url(os.environ.get("EMAIL_URL"), DEBUG)}
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Ludothèque <ludotheque@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# Closed loans and holds, and notices, lose their link to the family after this many months (the daily
+# run's anonymise_history step): the statistics keep the games and dates, nobody keeps who borrowed what.
+HISTORY_RETENTION_MONTHS = env_int("HISTORY_RETENTION_MONTHS", 24)
+# The link of an invitation or a password reset e-mail works for this long (Django's setting, in seconds).
+PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_DAYS", 7) * 24 * 3600
 # The site's public address, for the links in e-mails and calendar feeds (no request to read it from).
 SITE_URL = env_url("SITE_URL", "http://127.0.0.1:8000")
 

@@ -12,6 +12,7 @@ from rest_framework.routers import DefaultRouter
 from catalogue import views as catalogue_views
 from ledger import api as ledger_api
 from loans import api as loans_api
+from ludotheque.login import LoginForm, PasswordResetForm
 from rules import api as rules_api
 from rules import board_api as rules_board_api
 
@@ -30,8 +31,23 @@ router.register("rules", rules_api.RulesViewSet, basename="rules")
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("connexion/", auth_views.LoginView.as_view(), name="login"),
+    path("connexion/", auth_views.LoginView.as_view(authentication_form=LoginForm), name="login"),
     path("deconnexion/", auth_views.LogoutView.as_view(), name="logout"),
+    # Password reset by e-mail (also the link of a family's invitation, loans/accounts.py).
+    path(
+        "mot-de-passe/",
+        auth_views.PasswordResetView.as_view(form_class=PasswordResetForm),
+        name="password_reset",
+    ),
+    path("mot-de-passe/envoye/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
+    path(
+        "mot-de-passe/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path(
+        "mot-de-passe/fait/", auth_views.PasswordResetCompleteView.as_view(), name="password_reset_complete"
+    ),
     path("admin/", admin.site.urls),
     path("", include("catalogue.urls")),
     path("", include("rules.urls")),
@@ -40,6 +56,7 @@ urlpatterns = [
     path("", include("notices.urls")),
     path("", include("inventory.urls")),
     path("", include("onsite.urls")),
+    path("", include("privacy.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # Its script served apart (`?script`), no inline script or style: the Content-Security-Policy holds.
     path(

@@ -15,13 +15,15 @@ from django.utils.translation import gettext_lazy as _
 
 class NoticeQuerySet(models.QuerySet):
     def to_print(self) -> "NoticeQuerySet":
-        """Letters waiting to be printed at the desk."""
-        return self.filter(channel=Notice.Channel.LETTER, status=Notice.Status.TO_PRINT)
+        """Letters waiting to be printed at the desk (not those of a family erased since)."""
+        return self.filter(channel=Notice.Channel.LETTER, status=Notice.Status.TO_PRINT, member__isnull=False)
 
     def to_send(self) -> "NoticeQuerySet":
-        """E-mails not delivered yet: new, or failed and to be tried again."""
+        """E-mails not delivered yet: new, or failed and to be tried again (not those of a family erased since)."""
         return self.filter(
-            channel=Notice.Channel.EMAIL, status__in=[Notice.Status.PENDING, Notice.Status.FAILED]
+            channel=Notice.Channel.EMAIL,
+            status__in=[Notice.Status.PENDING, Notice.Status.FAILED],
+            member__isnull=False,
         )
 
     def failed(self) -> "NoticeQuerySet":
@@ -42,8 +44,14 @@ class Notice(models.Model):
         TO_PRINT = "to_print", _("à imprimer")
         PRINTED = "printed", _("imprimée")
 
+    # Empty once anonymised (loans.services.history_anonymise): recipient and texts are emptied too.
     member = models.ForeignKey(
-        "loans.Member", on_delete=models.PROTECT, related_name="notices", verbose_name=_("famille")
+        "loans.Member",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="notices",
+        verbose_name=_("famille"),
     )
     channel = models.CharField(_("canal"), max_length=10, choices=Channel)
     status = models.CharField(_("statut"), max_length=10, choices=Status)
@@ -103,9 +111,8 @@ class Notice(models.Model):
         ]
 
     def __str__(self) -> str:
-        return (
-            f"{self.member.name} — {self.subject} ({self.get_channel_display()}, {self.created_at:%Y-%m-%d})"
-        )
+        family = self.member.name if self.member_id else _("famille anonymisée")
+        return f"{family} — {self.subject} ({self.get_channel_display()}, {self.created_at:%Y-%m-%d})"
 
 
 class NoticeItem(models.Model):
@@ -121,7 +128,12 @@ class NoticeItem(models.Model):
     notice = models.ForeignKey(Notice, on_delete=models.PROTECT, related_name="items", verbose_name=_("avis"))
     # The notice's family again, so that the database can say "once per membership end".
     member = models.ForeignKey(
-        "loans.Member", on_delete=models.PROTECT, related_name="notice_items", verbose_name=_("famille")
+        "loans.Member",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="notice_items",
+        verbose_name=_("famille"),
     )
     kind = models.CharField(_("type"), max_length=20, choices=Kind)
     level = models.PositiveSmallIntegerField(_("niveau de rappel"), default=0)

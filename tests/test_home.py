@@ -16,7 +16,14 @@ def test_home_speaks_french_by_default(client):
     assert "Bienvenue à la ludothèque" in html
     assert reverse("catalogue:game-list") in html
     assert reverse("rules:page-list") in html
-    assert reverse("loans:desk") in html
+
+
+def test_the_desk_card_is_shown_to_staff_only(client, staff_user, outsider):
+    assert reverse("loans:desk") not in client.get(reverse("home")).content.decode()
+    client.force_login(outsider)
+    assert reverse("loans:desk") not in client.get(reverse("home")).content.decode()
+    client.force_login(staff_user)
+    assert "Le comptoir de prêt" in client.get(reverse("home")).content.decode()
 
 
 def test_home_speaks_english_when_the_browser_asks(client):

@@ -34,6 +34,14 @@ def test_the_demo_has_families_with_current_and_late_loans_a_hold_and_an_incompl
     assert not Member.objects.get(card_barcode="M0004").membership_is_valid()
 
 
+def test_the_demo_has_an_old_loan_anonymised_by_the_daily_step(demo):
+    assert "1 loan(s), 0 hold(s), 0 notice(s) older than 24 months anonymised" in demo
+    old = Loan.objects.get(member__isnull=True)
+    assert old.returned_at is not None
+    call_command("load_demo", "--force", stdout=io.StringIO())
+    assert Loan.objects.filter(member__isnull=True).count() == 1
+
+
 def log_in(client, username: str, password: str) -> None:
     """Through the login page, as a person does (every login goes through the lockout check)."""
     response = client.post(reverse("login"), {"username": username, "password": password})

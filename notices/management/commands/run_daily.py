@@ -6,17 +6,22 @@ from django.utils import timezone
 
 from loans.services import holds_expire_past_pickup
 from notices.services import notices_send
+from privacy.services import history_anonymise
 
 # The day's work, in order. Each step takes the day (`today=`), can run twice or after a crash without
 # doing anything twice, and returns a one-line report. To add a step, add one line here.
 STEPS = [
     ("expire_holds", holds_expire_past_pickup),
     ("send_notices", notices_send),
+    ("anonymise_history", history_anonymise),
 ]
 
 
 class Command(BaseCommand):
-    help = "Do the ludothèque's daily work: expire holds not collected, send the notices (run once a day)."
+    help = (
+        "Do the ludothèque's daily work: expire holds not collected, send the notices, anonymise old "
+        "history (run once a day)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument(
