@@ -7,6 +7,7 @@ and this export does not say what it keeps there.
 
 from decimal import Decimal
 
+from django.contrib.auth import get_user_model
 from django.db.models import Model
 
 from loans.models import Member
@@ -40,7 +41,7 @@ def member_data(member: Member) -> dict:
     """Everything the site keeps about one family, by relation."""
     user = member.user
     loans = member.loans.select_related("copy__game").order_by("lent_at", "pk")
-    return {
+    data = {
         "contact": _row(
             member,
             [
@@ -98,3 +99,15 @@ def member_data(member: Member) -> dict:
             for period in member.memberships.select_related("membership_type").order_by("start", "pk")
         ],
     }
+    # Rows of apps this one does not import (on-site visits…): their own fields, read generically.
+    for relation in Member._meta.related_objects:
+        name = relation.get_accessor_name()
+        if name not in data:
+            model = relation.related_model
+            fields = [
+                field.name
+                for field in model._meta.concrete_fields
+                if not field.primary_key and field.related_model not in (Member, get_user_model())
+            ]
+            data[name] = [_row(row, fields) for row in getattr(member, name).order_by("pk")]
+    return data

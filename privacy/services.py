@@ -94,6 +94,18 @@ def history_anonymise(*, today: datetime.date) -> str:
     )
 
 
+# The relations this module handles by name; the ledger's stay with the emptied family row.
+KNOWN_RELATIONS = {"loans", "holds", "notices", "notice_items", "ledger_entries", "memberships", "household"}
+
+
+def _cut_other_links(member: Member) -> None:
+    """Cut the family link of rows of apps this one does not import (on-site visits: a nullable link)."""
+    for relation in Member._meta.related_objects:
+        if relation.get_accessor_name() not in KNOWN_RELATIONS and relation.field.null:
+            name = relation.field.name
+            relation.related_model._default_manager.filter(**{name: member}).update(**{name: None})
+
+
 def _refuse(message, *, code: str, **params):
     raise ValidationError(message, code=code, params=params or None)
 
@@ -151,6 +163,7 @@ def member_erase(*, member: Member, staff: AbstractBaseUser) -> Member:
         member=None, recipient=ANONYMISED_TEXT, body_text=ANONYMISED_TEXT, body_html=ANONYMISED_TEXT
     )
     NoticeItem.objects.filter(member=member).update(member=None)
+    _cut_other_links(member)
     member.household.all().delete()
     user = member.user
     member.name = ERASED_NAME

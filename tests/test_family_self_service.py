@@ -82,7 +82,7 @@ def test_a_game_on_the_shelf_says_come_and_borrow_it(family, alex):
 
 def test_a_game_without_a_lendable_copy_cannot_be_reserved(family):
     game = make_game("Luxor")
-    make_copy(game, "L1", status=Copy.Status.IN_REPAIR)
+    make_copy(game, "L1", status=Copy.Status.WITHDRAWN)
     assert "Réserver" not in family.get(game.get_absolute_url()).content.decode()
     assert "n'a aucun exemplaire prêtable" in messages_of(reserve(family, game))
     assert not Hold.objects.exists()

@@ -15,7 +15,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('catalogue', '0007_copy_replacement_value_component_unit_price'),
-        ('loans', '0004_membership_type_fees_and_lost_loans'),
+        ('loans', '0006_missing_pieces_found_at_a_table'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

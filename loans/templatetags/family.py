@@ -23,7 +23,7 @@ def hold_offer(context, game) -> dict:
     return {
         "show": True,
         "game": game,
-        "lendable": copies.lendable().exists(),
+        "lendable": copies.in_circulation().exists(),
         "on_shelf": copies.available().exists(),
         "hold": member.holds.active().filter(game=game).first(),
         "borrowed": member.loans.open().filter(copy__game=game).exists(),

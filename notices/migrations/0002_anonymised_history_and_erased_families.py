@@ -9,7 +9,7 @@ from ludotheque.history import refuse_update_unless
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('loans', '0005_anonymised_history_and_erased_families'),
+        ('loans', '0007_anonymised_history_and_erased_families'),
         ('notices', '0001_initial'),
     ]
 
