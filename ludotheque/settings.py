@@ -271,6 +271,8 @@ TEMPLATES = [
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
+            # `elide`: « Compte d'Alex », not « Compte de Alex » (ludotheque/french.py).
+            "builtins": ["ludotheque.french"],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.template.context_processors.i18n",
