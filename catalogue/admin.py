@@ -279,7 +279,7 @@ class GameAdmin(LibrarianAccessMixin, admin.ModelAdmin):
     save_on_top = True
     inlines = [CopyInline, AuthorshipInline, PublisherCreditInline, ComponentInline, DocumentInline]
     fieldsets = [
-        (None, {"fields": ["title", "slug", "category", "tags", "languages", "document_type"]}),
+        (None, {"fields": ["title", "slug", "image", "category", "tags", "languages", "document_type"]}),
         (
             _("Pour quelle table ?"),
             {"fields": [("players_min", "players_max"), ("age_min", "age_max"), "duration_minutes"]},
