@@ -3,7 +3,6 @@ a game without one shows its initials on its category's colour, never a broken i
 
 import gzip
 import re
-from io import BytesIO
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile

@@ -12,7 +12,7 @@ from django.utils import timezone
 from catalogue.models import Copy
 from loans.models import Hold
 from tests.conftest import text_of
-from tests.search_helpers import add_games, family, family_catalogue, lend, librarian, make_game, make_copy
+from tests.search_helpers import add_games, family, family_catalogue, lend, librarian, make_copy, make_game
 
 pytestmark = pytest.mark.django_db
 
