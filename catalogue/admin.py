@@ -32,6 +32,7 @@ from .models import (
     Tag,
 )
 from .services import barcode_allocate
+from .templatetags.games import make_thumbnails
 
 
 def _barcode_field(field):
@@ -296,6 +297,12 @@ class GameAdmin(LibrarianAccessMixin, admin.ModelAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(copy_count=Count("copies", distinct=True))
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if "image" in form.changed_data and obj.image:
+            # Made now, once, rather than by the first family whose search shows the game.
+            make_thumbnails(obj.image)
 
     def save_formset(self, request, form, formset, change):
         if formset.model is not Copy:

@@ -41,6 +41,7 @@ from .management.commands.import_pmb import write_pmb_import_report
 from .models import BarcodeSequence, Game
 from .pmb import PmbAuthor, PmbCategory, PmbNotice, PmbPublisher
 from .services import game_import_from_pmb, games_import_from_pmb_files
+from .templatetags.games import make_thumbnails
 
 SEEDS = Path(__file__).resolve().parent.parent / "fixtures" / "seeds"
 
@@ -124,6 +125,7 @@ def load(*, stdout: OutputWrapper) -> None:
         stdout.write(f"{notice.title} : {result.action}")
     for game in Game.objects.filter(title__in=DEMO_PICTURES, image=""):
         game.image.save(f"{game.slug}.jpg", box_picture(game.title), save=True)
+        make_thumbnails(game.image)
         stdout.write(f"{game.title} : photo de la boîte")
     # New copies added in the admin without a barcode are numbered LUD000001, LUD000002…
     BarcodeSequence.objects.get_or_create(pk=1, defaults={"prefix": "LUD", "next_number": 1, "digits": 6})

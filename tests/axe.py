@@ -15,7 +15,7 @@ PHONE = {"width": 390, "height": 844}
 SERIOUS = {"serious", "critical"}
 
 
-def _session_cookie(user, base_url: str) -> dict:
+def session_cookie(user, base_url: str) -> dict:
     client = Client()
     client.force_login(user)
     value = client.cookies[settings.SESSION_COOKIE_NAME].value
@@ -31,7 +31,7 @@ def serious_violations(browser, urls: list[str], *, base_url: str, user=None, vi
     context = browser.new_context(locale="fr-BE", viewport=viewport, bypass_csp=True)
     try:
         if user is not None:
-            context.add_cookies([_session_cookie(user, base_url)])
+            context.add_cookies([session_cookie(user, base_url)])
         page = context.new_page()
         found = {}
         for url in urls:

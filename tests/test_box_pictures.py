@@ -100,7 +100,10 @@ def test_a_librarian_uploads_a_box_picture_in_the_admin(client, staff_user, medi
     assert response.status_code == 302, response.content.decode()[:2000]
     game.refresh_from_db()
     assert game.image.name == "jeux/quarto/quarto.jpg"
+    # Its thumbnails were made on saving, not by the first family to search.
+    assert len(list((media / "cache").rglob("*.webp"))) == 2
     assert IMG.search(client.get("/jeux/", {"q": "quarto"}).content.decode())
+    assert len(list((media / "cache").rglob("*.webp"))) == 2
 
 
 def test_a_file_that_is_not_a_picture_is_refused_with_a_message(client, staff_user):

@@ -7,7 +7,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from tests.axe import PHONE, serious_violations
+from tests.axe import PHONE, serious_violations, session_cookie
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("transactional_db")]
 
@@ -82,3 +82,11 @@ def test_axe_finds_no_serious_fault_on_home_results_game_page_and_account(browse
     assert serious_violations(browser, public, base_url=live_server.url) == {}
     family = get_user_model().objects.get(username="famille")
     assert serious_violations(browser, ["/compte/"], base_url=live_server.url, user=family) == {}
+
+
+def test_the_family_account_does_not_scroll_sideways_on_a_phone(phone, live_server, demo):
+    family = get_user_model().objects.get(username="famille")
+    phone.context.add_cookies([session_cookie(family, live_server.url)])
+    phone.goto(f"{live_server.url}/compte/")
+    assert phone.locator("h1").inner_text() == "Compte d'Alex Tartempion"
+    assert document_width(phone) <= PHONE["width"]

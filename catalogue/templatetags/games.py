@@ -35,6 +35,18 @@ SMALL_WORDS = {
 }
 
 
+# The thumbnails the pages show (includes/game_result.html, catalogue/game_detail.html): geometry, crop.
+THUMBNAILS = [("80x80", "center"), ("160x160", "noop")]
+
+
+def make_thumbnails(image) -> None:
+    """Make a box picture's thumbnails now (sorl-thumbnail would make them on first display)."""
+    from sorl.thumbnail import get_thumbnail
+
+    for geometry, crop in THUMBNAILS:
+        get_thumbnail(image, geometry, crop=crop)
+
+
 @register.filter
 def players_range(game) -> str:
     """« 2 joueurs », « 1 à 5 joueurs », « à partir de 2 joueurs », or "" when not catalogued."""
