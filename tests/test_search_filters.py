@@ -124,9 +124,10 @@ def test_available_at_a_site_needs_the_available_copy_to_be_on_that_site(catalog
 
 
 def test_filters_combine(catalogue):
+    # Pertinence with ages: the game for 5–7 year olds (a 38-year-old plays too) after the one that fits all.
     assert search("ages=6,9,38&duree_max=35&tag=cooperatif&disponible=oui") == [
-        "La chasse aux monstres",
         "Le Château des Dragons",
+        "La chasse aux monstres",
     ]
     assert search("ages=6,9,38&duree_max=20") == ["La chasse aux monstres"]
     assert search("q=bauza&joueurs=6") == ["7 Wonders"]
