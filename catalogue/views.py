@@ -21,7 +21,7 @@ from . import esar
 from .filters import GameFilter
 from .forms import BoxStickerForm, LabelSheetForm
 from .labels import code128, label_sheets
-from .models import Copy, Game
+from .models import Category, Copy, Game
 from .registry import notice_links
 from .serializers import CopyWithGameSerializer, FacetsSerializer, GameDetailSerializer, GameSerializer
 
@@ -189,7 +189,8 @@ def _criteria_summary(data: dict) -> list[str]:
     if data.get("duree_max"):
         parts.append(_("%(minutes)s min au plus") % {"minutes": data["duree_max"]})
     if category := data.get("categorie"):
-        parts.append(category.code if hasattr(category, "code") else str(category))
+        # A category (« A 406 jeu de stratégie ») or a whole ESAR group (« A400 »).
+        parts.append(str(category) if isinstance(category, Category) else category.code)
     for tag in data.get("tag") or []:
         parts.append(tag.name)
     if data.get("auteur"):

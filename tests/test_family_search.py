@@ -172,3 +172,10 @@ def test_ranges_read_naturally_without_the_99_upper_bound(client, db):
     assert "Nombre de joueurs à partir de 2 joueurs" in page and "Âge dès 8 ans" in page
     assert "99" not in page
     assert "Nombre de joueurs 2 joueurs" in text_of(client.get("/jeux/quarto/"))
+
+
+def test_the_summary_names_a_category_or_a_whole_esar_group(client, catalogue):
+    html = client.get("/jeux/", {"categorie": "A 406"}).content.decode()
+    assert '<span class="criteria-summary">A 406 jeu de stratégie</span>' in html
+    html = client.get("/jeux/", {"categorie": "A400", "auteur": "Bauza"}).content.decode()
+    assert '<span class="criteria-summary">A400 · par Bauza</span>' in html
