@@ -26,6 +26,7 @@ FAMILY_COLUMNS = [
     "email",
     "telephone",
     "adresse",
+    "langue",
     "type_adhesion",
     "debut_adhesion",
     "fin_adhesion",
@@ -51,6 +52,7 @@ def family_values(member: Member) -> dict:
         "email": member.email,
         "telephone": member.phone,
         "adresse": member.address,
+        "langue": member.language,
         "type_adhesion": member.membership_type.name,
         "debut_adhesion": member.membership_start.isoformat(),
         "fin_adhesion": member.membership_expiry.isoformat(),
@@ -138,6 +140,15 @@ def read_families(text: str) -> FamilySheet:
                 validate_email(values["email"])
             except ValidationError:
                 errors.append(SheetError(line, "email", _("adresse e-mail invalide.")))
+        if values.get("langue") and values["langue"] not in Member.Language.values:
+            errors.append(
+                SheetError(
+                    line,
+                    "langue",
+                    _("langue « %(value)s » inconnue : %(choices)s.")
+                    % {"value": values["langue"], "choices": ", ".join(Member.Language.values)},
+                )
+            )
         membership = None
         if values.get("type_adhesion"):
             membership = types.get(values["type_adhesion"].casefold())
@@ -168,6 +179,7 @@ def read_families(text: str) -> FamilySheet:
             "email": values.get("email", ""),
             "phone": values.get("telephone", ""),
             "address": values.get("adresse", ""),
+            "language": values.get("langue", ""),
             "membership_type": membership,
             "membership_start": start,
             "membership_expiry": expiry,

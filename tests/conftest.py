@@ -42,6 +42,16 @@ def fresh_throttles():
     cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def default_language():
+    """Each test starts in French: a request in English leaves its language active in the thread."""
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
 @pytest.fixture
 def staff_user(db):
     """A librarian: staff, may use the desk and the admin."""

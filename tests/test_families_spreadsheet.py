@@ -110,6 +110,24 @@ M0005;;;;;;;
     assert list(Member.objects.values_list("card_barcode", flat=True)) == ["M0004"]
 
 
+def test_the_family_language_goes_out_and_comes_back(librarian):
+    make_member("M0001", "Alex Tartempion")
+    header, row = exported(librarian, "loans:families-export-csv").lstrip("\ufeff").splitlines()[:2]
+    assert dict(zip(header.split(";"), row.split(";"), strict=True))["langue"] == "fr"
+    upload(librarian, "carte;langue\nM0001;en\n")
+    confirm(librarian)
+    assert Member.objects.get().language == "en"
+
+
+def test_an_unknown_language_is_reported_on_its_row(librarian):
+    make_member("M0001", "Alex Tartempion")
+    make_member("M0002", "Sam Bidule")
+    text = text_of(librarian.get(upload(librarian, "carte;langue\nM0001;nl\nM0002;en\n").url))
+    assert "langue « nl » inconnue : fr, en." in text
+    confirm(librarian)
+    assert dict(Member.objects.values_list("card_barcode", "language")) == {"M0001": "fr", "M0002": "en"}
+
+
 def test_a_file_without_a_card_column_is_refused(librarian):
     response = upload(librarian, "nom;email\nAlex;a@example.org\n")
     assert response.status_code == 400
