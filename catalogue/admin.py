@@ -1,7 +1,9 @@
 """The librarians' catalogue: notices with their credits, pieces, documents and copies, and the reference tables."""
 
+import difflib
 import re
 
+from django import forms
 from django.contrib import admin
 from django.db import models
 from django.db.models import Count
@@ -14,7 +16,7 @@ from django.utils.translation import ngettext
 
 from ludotheque.access import LibrarianAccessMixin, ReadOnlyHistoryMixin
 
-from . import esar
+from . import esar, registry
 from .models import (
     Author,
     Authorship,
@@ -241,11 +243,77 @@ class CopyInline(LibrarianAccessMixin, admin.TabularInline):
         return field
 
 
+def _words(text: str) -> set[str]:
+    """The words of a piece's name, lower case, without plural marks or counts (« cartes » → « carte »)."""
+    words = re.findall(r"[^\W\d_]{3,}", re.sub(r"\(\d+\)$", "", text.strip()).casefold())
+    return {word[:-1] if word.endswith(("s", "x")) else word for word in words}
+
+
+def suggested_key(label: str, choices: list[tuple[str, str]]) -> str:
+    """The engine piece whose name reads most like a catalogue piece's label (« 20 cartes monstres … »).
+
+    The share of the engine name's words found in the label, then the closeness of the two texts;
+    nothing when no name has half of its words in the label.
+    """
+    wanted = _words(label)
+    best, best_score = "", (0.5, 0.0)
+    for key, name in choices:
+        words = _words(str(name))
+        if not words:
+            continue
+        score = (
+            len(words & wanted) / len(words),
+            difflib.SequenceMatcher(None, label.casefold(), str(name).casefold()).ratio(),
+        )
+        if score >= best_score:
+            best, best_score = key, score
+    return best
+
+
+class ComponentForm(forms.ModelForm):
+    """A piece line, with its link to the rules engine's piece chosen among the game's, best match first."""
+
+    key_choices: list[tuple[str, str]] = []
+
+    class Meta:
+        model = Component
+        fields = ["position", "quantity", "label", "unit_price", "rules_key"]
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        choices = list(self.key_choices)
+        current = self.instance.rules_key
+        if current and current not in dict(choices):
+            choices.append((current, current))  # a key the game's module no longer declares stays visible
+        suggestion = (
+            suggested_key(self.instance.label, choices) if self.instance.label and not current else ""
+        )
+        if suggestion:
+            name = dict(choices)[suggestion]
+            choices.remove((suggestion, name))
+            choices.insert(0, (suggestion, _("%(piece)s (suggéré)") % {"piece": name}))
+        self.fields["rules_key"] = forms.ChoiceField(
+            label=Component._meta.get_field("rules_key").verbose_name,
+            choices=[("", "—"), *choices],
+            required=False,
+        )
+
+
 class ComponentInline(LibrarianAccessMixin, admin.TabularInline):
     model = Component
+    form = ComponentForm
     formfield_overrides = {models.DecimalField: {"localize": True}}
     fields = ["position", "quantity", "label", "unit_price"]
     extra = 0
+
+    def get_fields(self, request, obj=None):
+        # The link to the engine's pieces only for a game with coded rules (registry.piece_keys).
+        return [*self.fields, "rules_key"] if obj is not None and registry.piece_keys(obj) else self.fields
+
+    def get_formset(self, request, obj=None, **kwargs):
+        choices = registry.piece_keys(obj) if obj is not None else []
+        kwargs["form"] = type("GameComponentForm", (ComponentForm,), {"key_choices": choices})
+        return super().get_formset(request, obj, **kwargs)
 
 
 class DocumentInline(LibrarianAccessMixin, admin.TabularInline):
@@ -303,6 +371,12 @@ class GameAdmin(LibrarianAccessMixin, admin.ModelAdmin):
         if "image" in form.changed_data and obj.image:
             # Made now, once, rather than by the first family whose search shows the game.
             make_thumbnails(obj.image)
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        # The pieces or their links to the rules may have changed: incomplete copies are weighed again.
+        if any(formset.model is Component and formset.has_changed() for formset in formsets):
+            registry.pieces_changed(form.instance)
 
     def save_formset(self, request, form, formset, change):
         if formset.model is not Copy:

@@ -265,7 +265,10 @@ class GameFilter(django_filters.FilterSet):
     def filter_available(self, queryset, name, value: bool):
         if not value:
             return queryset
-        return queryset.with_copies(location=self.form.cleaned_data.get("localisation"), available=True)
+        data = self.form.cleaned_data
+        # An incomplete copy still counts for a table its remaining pieces allow (issue 14).
+        players = data.get("joueurs") or (len(data["ages"]) if data.get("ages") else None)
+        return queryset.with_copies(location=data.get("localisation"), available=True, players=players)
 
     def filter_sort(self, queryset, name, value: str):
         return queryset  # applied last, in filter_queryset, once the text query has ranked the games

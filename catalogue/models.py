@@ -1,6 +1,7 @@
 """The catalogue: notices (games), their pieces and their copies, as PMB records them."""
 
 from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.search import SearchVectorField
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -335,6 +336,19 @@ class Component(models.Model):
         ),
     )
 
+    # The rules engine's piece this line is (`monster_cards`), set once by the librarian in the admin:
+    # with it, the engine says which player counts a copy missing some still allows. Blank: not linked.
+    rules_key = models.CharField(
+        _("pièce du moteur de règles"),
+        max_length=60,
+        blank=True,
+        default="",
+        help_text=_(
+            "Pour les jeux aux règles codées : la pièce de la règle à laquelle correspond cette ligne. "
+            "Sert à dire si un exemplaire incomplet reste jouable (et à combien)."
+        ),
+    )
+
     class Meta:
         ordering = ["game_id", "position", "pk"]
         verbose_name = _("pièce")
@@ -440,9 +454,18 @@ class CopyQuerySet(models.QuerySet):
         """Copies kept at the desk for a family whose hold is ready."""
         return self.filter(circulation().set_aside())
 
-    def available(self) -> "CopyQuerySet":
-        """Copies a family can take home now: status allows lending, no open loan, not set aside."""
-        return self.lendable().exclude(circulation().on_loan()).exclude(circulation().set_aside())
+    def available(self, players: int | None = None) -> "CopyQuerySet":
+        """Copies a family can take home now: status allows lending, no open loan, not set aside.
+
+        For a table of `players`, also the incomplete copies whose remaining pieces allow it.
+        """
+        copies = self.lendable()
+        if players is not None:
+            copies = self.filter(
+                Q(status__in=Copy.Status.lendable())
+                | Q(status=Copy.Status.INCOMPLETE, playable_players__contains=[players])
+            )
+        return copies.exclude(circulation().on_loan()).exclude(circulation().set_aside())
 
     def with_availability(self) -> "CopyQuerySet":
         """Annotate `is_available` (see available()) and `due_on`, the open loan's return date or None."""
@@ -495,6 +518,15 @@ class Copy(models.Model):
         ),
     )
     notes = models.TextField(_("notes"), blank=True)
+    # For an incomplete copy, the player counts its remaining pieces still allow (the rules engine's
+    # answer, kept by the lending app: loans/playable.py); the search finds it for these tables.
+    playable_players = ArrayField(
+        models.PositiveSmallIntegerField(),
+        default=list,
+        blank=True,
+        editable=False,
+        verbose_name=_("jouable à"),
+    )
     created_at = models.DateTimeField(_("créé le"), auto_now_add=True)
     updated_at = models.DateTimeField(_("modifié le"), auto_now=True)
 

@@ -10,6 +10,12 @@ and each registers here, from its `AppConfig.ready()`, what the catalogue shows 
   its sort by popularity are built: a search stays the same single query.
 - **Notice links** (the rules app): the links a game's notice shows under its title (« Règles du
   jeu »…), `(label, url)` pairs for one game, at most one query per function.
+- **Piece keys** (the rules app): for a game with coded rules, the pieces its module declares, as
+  `(key, label)` choices for the admin's link of each catalogue piece (`Component.rules_key`).
+- **Playability** (the loans app, which knows the missing pieces, asking the rules engine): for the
+  incomplete copies among some copies, « jouable : parties courtes, 2 à 5 joueurs », by copy id;
+  and, told that a game's pieces changed (the admin), it weighs its incomplete copies again
+  (`Copy.playable_players`, which `Copy.objects.available(players)` reads).
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db.models import Expression, QuerySet
 
 if TYPE_CHECKING:
-    from .models import Game
+    from .models import Copy, Game
 
 
 class Circulation(Protocol):
@@ -43,6 +49,9 @@ class Circulation(Protocol):
 
 _circulation: Circulation | None = None
 _notice_links: list[Callable[[Game], list[tuple[str, str]]]] = []
+_piece_keys: Callable[[Game], list[tuple[str, str]]] | None = None
+_playability: Callable[[list[Copy]], dict[int, str]] | None = None
+_pieces_changed: Callable[[Game], None] | None = None
 
 
 def register_circulation(circulation: Circulation) -> None:
@@ -65,3 +74,34 @@ def register_notice_links(links: Callable[[Game], list[tuple[str, str]]]) -> Non
 def notice_links(game: Game) -> list[tuple[str, str]]:
     """The links a notice shows under its title, from every app that registered some."""
     return [link for links in _notice_links for link in links(game)]
+
+
+def register_piece_keys(keys: Callable[[Game], list[tuple[str, str]]]) -> None:
+    global _piece_keys
+    _piece_keys = keys
+
+
+def piece_keys(game: Game) -> list[tuple[str, str]]:
+    """The rules engine's pieces of this game as `(key, label)` choices; [] without coded rules."""
+    return _piece_keys(game) if _piece_keys is not None else []
+
+
+def register_playability(playability: Callable[[list[Copy]], dict[int, str]]) -> None:
+    global _playability
+    _playability = playability
+
+
+def playability(copies: list[Copy]) -> dict[int, str]:
+    """What the incomplete copies among `copies` still allow (« jouable : … »), by copy id."""
+    return _playability(copies) if _playability is not None and copies else {}
+
+
+def register_pieces_changed(changed: Callable[[Game], None]) -> None:
+    global _pieces_changed
+    _pieces_changed = changed
+
+
+def pieces_changed(game: Game) -> None:
+    """Tell the lending app a game's pieces or their links changed (its incomplete copies are weighed again)."""
+    if _pieces_changed is not None:
+        _pieces_changed(game)

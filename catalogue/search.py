@@ -220,11 +220,11 @@ class GameSearchMixin:
         lookup = f"{field}__unaccent__icontains" if self._on_postgresql() else f"{field}__icontains"
         return self.filter(Exists(credits.filter(game=OuterRef("pk"), **{lookup: name})))
 
-    def with_copies(self, *, location=None, available: bool = False):
-        """Games with a copy at this location, and/or one a family can take home now."""
+    def with_copies(self, *, location=None, available: bool = False, players: int | None = None):
+        """Games with a copy at this location, and/or one a family can take home now (for `players`)."""
         from .models import Copy
 
-        copies = Copy.objects.available() if available else Copy.objects.all()
+        copies = Copy.objects.available(players) if available else Copy.objects.all()
         if location is not None:
             copies = copies.filter(location=location)
         copies = copies.filter(game=OuterRef("pk"))

@@ -17,7 +17,7 @@ from rest_framework.response import Response
 
 from ludotheque.access import staff_required
 
-from . import esar
+from . import esar, registry
 from .filters import GameFilter
 from .forms import BoxStickerForm, LabelSheetForm
 from .labels import code128, label_sheets
@@ -280,7 +280,13 @@ def game_list(request: HttpRequest) -> HttpResponse:
 def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
     game = get_object_or_404(Game.objects.for_notice().with_availability().with_shelf_status(), slug=slug)
     # The rules pages and their tools, as the rules app registered them (catalogue/registry.py).
-    return render(request, "catalogue/game_detail.html", {"game": game, "links": notice_links(game)})
+    # What an incomplete copy still allows (« jouable : … »), as the lending app registered it.
+    copies = list(game.copies.all())
+    playable = registry.playability(copies)
+    for copy in copies:
+        copy.playable = playable.get(copy.pk, "")
+    context = {"game": game, "links": notice_links(game), "copies": copies}
+    return render(request, "catalogue/game_detail.html", context)
 
 
 # Labels and box stickers (staff): printed through the browser, see the print section of the stylesheet.

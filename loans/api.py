@@ -111,7 +111,10 @@ class LoanViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             return refusal_response(DjangoValidationError({"barcode": error}), {"barcode": "barcode"})
         try:
             loan = services.loan_create(
-                copy=copy, member=serializer.validated_data["member"], staff=request.user
+                copy=copy,
+                member=serializer.validated_data["member"],
+                staff=request.user,
+                lend_incomplete=serializer.validated_data["lend_incomplete"],
             )
         except DjangoValidationError as error:
             return refusal_response(error, {"copy": "barcode", "member": "member"})

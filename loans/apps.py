@@ -12,3 +12,8 @@ class LoansConfig(AppConfig):
         from .circulation import LoansCirculation
 
         registry.register_circulation(LoansCirculation())
+
+        from .playable import game_playable_store, playable_notes
+
+        registry.register_playability(playable_notes)
+        registry.register_pieces_changed(game_playable_store)

@@ -52,6 +52,8 @@ class CalendarTokenForm(forms.Form):
 
 class LendForm(forms.Form):
     barcode = forms.CharField(label=_("Code-barres du jeu à prêter"), max_length=40)
+    # Shown once the desk was told the copy is incomplete but playable (loans/playable.py).
+    lend_incomplete = forms.BooleanField(label=_("Prêter l'exemplaire incomplet"), required=False)
 
     def clean_barcode(self) -> Copy:
         return copy_for_barcode(self.cleaned_data["barcode"])

@@ -117,6 +117,8 @@ class LoanCreateSerializer(serializers.Serializer):
     barcode = serializers.CharField(max_length=40)
     # loans.services.loan_create reads the family again, with its membership, once its row is locked.
     member = serializers.PrimaryKeyRelatedField(queryset=Member.objects.all())
+    # An incomplete copy the rules engine finds playable goes out only when this is true.
+    lend_incomplete = serializers.BooleanField(required=False, default=False)
 
 
 class MissingCountSerializer(serializers.Serializer):

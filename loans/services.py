@@ -37,8 +37,10 @@ from catalogue.models import Component, Copy, Game
 from ledger import services as ledger
 from ledger.models import Entry, Kind
 from opening.schedule import next_opening_day, weekday_date
+from rules.pieces import summary as playability_summary
 
 from .models import HOLD_PICKUP_DAYS, Hold, Loan, Member, MembershipType, MissingPiece
+from .playable import copy_playability, copy_playable_store
 
 
 @dataclass(frozen=True)
@@ -154,8 +156,14 @@ def _copy_is_free(copy: Copy) -> bool:
 
 
 @transaction.atomic
-def loan_create(*, copy: Copy, member: Member, staff: AbstractBaseUser) -> Loan:
-    """Lend `copy` to `member`, due back after the membership type's loan period (on a day its site opens)."""
+def loan_create(
+    *, copy: Copy, member: Member, staff: AbstractBaseUser, lend_incomplete: bool = False
+) -> Loan:
+    """Lend `copy` to `member`, due back after the membership type's loan period (on a day its site opens).
+
+    An incomplete copy goes out only when the rules engine finds its remaining pieces still playable
+    and the clerk confirmed it (`lend_incomplete`).
+    """
     member = _lock_member(member)
     copy = _lock_game_and_copy(copy.pk)
     now = timezone.now()
@@ -190,7 +198,22 @@ def loan_create(*, copy: Copy, member: Member, staff: AbstractBaseUser) -> Loan:
             family=open_loan.member.name,
             date=weekday_date(open_loan.due_on),
         )
-    if not copy.status_allows_lending:
+    # --- an incomplete copy that is still playable (issue 14, loans/playable.py) ---
+    playable = copy_playability(copy) if copy.status == Copy.Status.INCOMPLETE else None
+    if playable is not None and playable.playable and not lend_incomplete:
+        _refuse(
+            _(
+                "« %(game)s » (%(barcode)s) est incomplet mais %(playable)s. "
+                "Cochez « Prêter l'exemplaire incomplet » pour le prêter quand même."
+            ),
+            code="incomplete_playable",
+            on="copy",
+            game=copy.game.title,
+            barcode=copy.barcode,
+            playable=playability_summary(playable),
+        )
+    if not copy.status_allows_lending and not (playable is not None and playable.playable):
+        # --- end of the incomplete-but-playable check ---
         _refuse(
             _("« %(game)s » (%(barcode)s) ne peut pas être prêté : son statut est « %(status)s »."),
             code="copy_not_lendable",
@@ -419,6 +442,7 @@ def loan_return(
     loan.save(update_fields=["returned_at", "returned_by", "return_check"])
 
     _copy_set_completeness(copy, complete=not pieces_missing or playable_anyway)
+    copy_playable_store(copy)  # issue 14: the table sizes an incomplete copy still allows, for the search
     hold = _hold_serve_next(copy=copy, now=now) if copy.status_allows_lending else None
     return ReturnResult(loan=loan, hold=hold, missing=new_pieces, charges=charges, credits=credits)
 
@@ -564,8 +588,10 @@ def missing_piece_recover(*, missing_piece: MissingPiece, staff: AbstractBaseUse
     piece.save(update_fields=["recovered_at", "recovered_by"])
     ledger.missing_piece_credit_back(missing_piece=piece, staff=staff)
     if copy.missing_pieces.still_missing().exists():
+        copy_playable_store(copy)  # issue 14: fewer pieces missing may allow more tables
         return None
     _copy_set_completeness(copy, complete=True)
+    copy_playable_store(copy)
     if _copy_is_free(copy) and not Hold.objects.ready().filter(copy=copy).exists():
         return _hold_serve_next(copy=copy, now=now)
     return None

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import exchange_views, views
+from . import checkout_views, exchange_views, views
 
 app_name = "loans"
 
@@ -8,6 +8,7 @@ urlpatterns = [
     path("comptoir/", views.desk, name="desk"),
     path("comptoir/familles/<int:pk>/", views.member_detail, name="member-detail"),
     path("comptoir/familles/<int:pk>/reserver/", views.hold_create, name="hold-create"),
+    path("comptoir/familles/<int:pk>/kit/", checkout_views.checkout_pack, name="checkout-pack"),
     path("comptoir/familles/<int:pk>/calendrier/", views.member_calendar_token, name="member-calendar-token"),
     path("comptoir/prets/<int:pk>/prolonger/", views.loan_renew, name="loan-renew"),
     path("comptoir/prets/<int:pk>/retour/", views.loan_return, name="loan-return"),

@@ -170,9 +170,17 @@ def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         copy = form.cleaned_data["barcode"]
         try:
-            loan = services.loan_create(copy=copy, member=member, staff=request.user)
+            loan = services.loan_create(
+                copy=copy,
+                member=member,
+                staff=request.user,
+                lend_incomplete=form.cleaned_data["lend_incomplete"],
+            )
         except ValidationError as error:
             add_refusal(form, error, {"copy": "barcode", "member": None})
+            # An incomplete copy that is still playable: the form offers to lend it anyway.
+            codes = {item.code for items in getattr(error, "error_dict", {}).values() for item in items}
+            form.offer_incomplete = "incomplete_playable" in codes
         else:
             messages.success(
                 request,

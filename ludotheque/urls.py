@@ -13,6 +13,7 @@ from catalogue import views as catalogue_views
 from ledger import api as ledger_api
 from loans import api as loans_api
 from rules import api as rules_api
+from rules import board_api as rules_board_api
 
 # No `.json` suffix addresses: the API's custom actions take no `format` argument (a TypeError, a 500),
 # and `?format=json` or the Accept header already choose the format.
@@ -45,6 +46,7 @@ urlpatterns = [
         SpectacularSwaggerSplitView.as_view(url_name="api-schema", template_name="api/swagger_ui.html"),
         name="api-docs",
     ),
+    path("api/rules/catane/board/", rules_board_api.catan_board, name="api-catan-board"),
     path("api/", include(router.urls)),
     # Uploaded documents, served by runserver in DEBUG only (static() is empty otherwise).
     *static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT),

@@ -179,7 +179,9 @@ class RulesViewSet(viewsets.ViewSet):
         description=(
             "Referee check on a position, for the games that have one (Quarto: "
             '`{"board": 4×4 of 0–15 or null, "variants": [...], "characters": [...]}` → '
-            '`{"quarto": bool, "lines": [...]}`).'
+            '`{"quarto": bool, "lines": [...]}`; Railroad Ink: `{"routes": [{"row", "column", "tile", '
+            '"rotation", "mirrored", "round"}]}` → the networks, longest highway and railway, centre '
+            "squares, errors and points read from the board, docs/RULES_API.md)."
         ),
     )
     @action(detail=True, methods=["post"])

@@ -305,6 +305,8 @@ class Grid:
 class CheckForm(DeclaredForm):
     """A position to check (Quarto's board), drawn from the game's check fields."""
 
+    tool_template = "rules/includes/check_tool.html"
+
     def __init__(self, game: GameRules, data=None):
         super().__init__(game, data)
         self.chosen = chosen_variants(data) if data is not None else []

@@ -1,12 +1,19 @@
 from django.urls import path
 
-from . import views
+from . import boards, views
 from .pages import views as page_views
 
 app_name = "rules"
 
 urlpatterns = [
     path("regles/", views.page_list, name="page-list"),
+    path("regles/catane/plateau/", boards.catan_board, name="catan-board"),
+    path("regles/catane/plateau/imprimer/", boards.catan_board_print, name="catan-board-print"),
+    path(
+        "regles/railroad-ink/arbitrage/imprimer/",
+        boards.railroad_ink_board_print,
+        name="railroad-ink-board-print",
+    ),
     path("regles/<slug:slug>/", views.page_detail, name="page-detail"),
     path("regles/<slug:slug>/mise-en-place/", views.setup, name="setup"),
     path("regles/<slug:slug>/mise-en-place/imprimer/", views.setup_print, name="setup-print"),

@@ -12,8 +12,9 @@ from django.views.decorators.http import require_GET, require_http_methods
 from catalogue.models import Game
 from ludotheque.api import RulesThrottle
 
+from .boards import board_links, check_form
 from .engine import GameRules
-from .forms import CheckForm, SetupForm, SheetChoiceForm
+from .forms import SetupForm, SheetChoiceForm
 from .models import RulePage
 from .pages.markup import SectionKind
 from .score_sheet import ScoreSheetForm
@@ -117,7 +118,7 @@ def _tools(rules: GameRules | None, slug: str) -> dict:
             else None,
         }
     if "check" in rules.features:
-        tools["check"] = CheckForm(rules)
+        tools["check"] = check_form(rules)
     return tools
 
 
@@ -160,6 +161,7 @@ def page_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "leftover_tools": leftover,
         "tools": tools,
         "rulings": [render_text(ruling) for ruling in rules.rulings] if rules else [],
+        "board_links": board_links(slug),
     }
     return render(request, "rules/page_detail.html", context)
 
@@ -291,7 +293,7 @@ def score_print(request: HttpRequest, slug: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def check(request: HttpRequest, slug: str) -> HttpResponse:
     rules = _get_rules_or_404(slug, "check")
-    form = CheckForm(rules, request.POST if request.method == "POST" else None)
+    form = check_form(rules, request.POST if request.method == "POST" else None)
     status = 400 if form.is_bound and not form.is_valid() else 200
     # The result first: it lights the board's cells it found.
     context = {**_game_context(rules, slug), "check": form.display, "form": form}

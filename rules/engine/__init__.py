@@ -27,11 +27,19 @@ from .game import (
     Variant,
     refuse_over_supply,
 )
+from .pieces import ACCESSORY, ACCESSORY_LABEL, Piece, Pieces, Playability, Way, playable_with
 from .primitives import AmbiguousTie, Table, Tie, best_with_wilds, complete_sets, leaders, majority, places
 from .ranking import Criterion, Ranking, ScoredPlayer, points, rank, tie_break_rule
 from .text import Label, NameList, Sentences, Text, _, ngettext, render, text
 
 __all__ = [
+    "ACCESSORY",
+    "ACCESSORY_LABEL",
+    "Piece",
+    "Pieces",
+    "Playability",
+    "Way",
+    "playable_with",
     "MISSING",
     "AmbiguousTie",
     "Boolean",

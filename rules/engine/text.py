@@ -99,7 +99,7 @@ class NameList:
 
 def render(value: Any, gettext: Gettext = _identity, ngettext: Ngettext = _french_ngettext) -> str:
     """Render a Text, Label, NameList or plain value as a string."""
-    if isinstance(value, Text | Label | NameList | Sentences):
+    if isinstance(value, Text | Label | NameList | Sentences | Joined):
         return value.render(gettext, ngettext)
     return str(value)
 
@@ -115,3 +115,14 @@ class Sentences:
 
     def __str__(self) -> str:
         return self.render()
+
+
+@dataclass(frozen=True)
+class Joined:
+    """Texts or Labels joined by a separator (« parties courtes, parties moyennes »)."""
+
+    parts: tuple
+    separator: str
+
+    def render(self, gettext: Gettext = _identity, ngettext: Ngettext = _french_ngettext) -> str:
+        return self.separator.join(render(part, gettext, ngettext) for part in self.parts)

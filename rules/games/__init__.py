@@ -1,4 +1,6 @@
-"""The registry of games: every module in this package defines `RULES`, one GameRules instance.
+"""The registry of games: every game's module in this package defines `RULES`, one GameRules instance.
+
+A game's helper module (`catane_board`, `railroad_ink_board`: a board drawn or read) defines none.
 
 Adding a game is adding a module here (docs/adding-a-game.md).
 """
@@ -9,7 +11,7 @@ import pkgutil
 from functools import cache
 from importlib import import_module
 
-from rules.engine import GameRules
+from rules.engine import GameRules, Pieces
 
 
 @cache
@@ -18,7 +20,8 @@ def all_games() -> tuple[GameRules, ...]:
     games = []
     for module_info in pkgutil.iter_modules(__path__):
         module = import_module(f"{__name__}.{module_info.name}")
-        games.append(module.RULES)
+        if hasattr(module, "RULES") or not module_info.name.endswith("_board"):
+            games.append(module.RULES)
     slugs = [game.slug for game in games]
     duplicates = {slug for slug in slugs if slugs.count(slug) > 1}
     if duplicates:
@@ -29,3 +32,8 @@ def all_games() -> tuple[GameRules, ...]:
 def get_game(slug: str) -> GameRules | None:
     """The game with this slug, or None."""
     return next((game for game in all_games() if game.slug == slug), None)
+
+
+def components_of(game: GameRules) -> Pieces | None:
+    """The pieces a coded game declares (its module's COMPONENTS), or None."""
+    return getattr(import_module(type(game).__module__), "COMPONENTS", None)

@@ -22,9 +22,12 @@ from rules.engine import (
     Label,
     Line,
     NameList,
+    Piece,
+    Pieces,
     PlayerRange,
     Setup,
     SetupResult,
+    Way,
     _,
     add_error,
     leaders,
@@ -88,6 +91,47 @@ MONEY_DISPLAY = 4  # money cards laid face up beside the market
 MONEY_PILES = 5
 SCORING_CARD_PILES = (2, 4)
 PHANTOM_PLAYER_COUNT = 2  # the publisher's two-player game adds Dirk, a third, imaginary builder
+
+
+# --- Pieces: what a copy needs to be played (rules/engine/pieces.py) ---
+# « 6 tuiles de départ (la fontaine), une par couleur de joueur ; 54 tuiles bâtiment de 6 types ; 108
+# cartes Argent […] ; 2 cartes Décompte ; 1 chantier ; 1 piste de score et 12 marqueurs (2 par
+# couleur) ; 6 plateaux de réserve ; 1 sac ». The bag's tiles and the money deck are drawn: every one
+# is needed. The bag itself is any opaque bag (library ruling: it is not listed).
+def pieces_needed(players: int, way: str) -> dict[str, int]:
+    return {
+        "starting_tiles": players,
+        "reserve_boards": players,
+        "markers": 2 * players,
+        **{f"tiles_{key}": count for key, count in TILES_IN_BOX.items()},
+        "money_cards": MONEY_CARDS,
+        "scoring_cards": SCORING_CARDS,
+        "market": 1,
+        "score_track": 1,
+    }
+
+
+COMPONENTS = Pieces(
+    pieces=(
+        Piece("starting_tiles", _("Tuiles de départ (fontaine)"), 6, per_colour=True),
+        Piece("reserve_boards", _("Plateaux de réserve"), 6),
+        Piece("markers", _("Marqueurs (2 par couleur)"), 12, per_colour=True),
+        *(Piece(f"tiles_{key}", name, count) for key, name, _colour, count in BUILDINGS),
+        Piece(
+            "building_tiles",
+            _("Tuiles bâtiment (toutes sortes)"),
+            sum(TILES_IN_BOX.values()),
+            covers=tuple(f"tiles_{key}" for key in TILES_IN_BOX),
+        ),
+        Piece("money_cards", _("Cartes Argent"), MONEY_CARDS),
+        Piece("scoring_cards", _("Cartes Décompte"), SCORING_CARDS),
+        Piece("market", _("Chantier (4 cases)"), 1),
+        Piece("score_track", _("Piste de score"), 1),
+    ),
+    ways=(Way("", _("toutes les parties")),),
+    needs=pieces_needed,
+    colours=6,
+)
 
 
 class Alhambra(GameRules):

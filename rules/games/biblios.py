@@ -15,11 +15,14 @@ from rules.engine import (
     Integer,
     Letter,
     Line,
+    Piece,
+    Pieces,
     PlayerRange,
     Setup,
     SetupResult,
     Table,
     Tie,
+    Way,
     _,
     add_error,
     leaders,
@@ -42,6 +45,27 @@ DIE_START = 3
 # au hasard. »  (gold cards removed, random cards removed) by number of players.
 REMOVED = Table({2: (6, 21), 3: (3, 12), 4: (0, 7)})
 GOLD_VALUES = 3  # gold cards come in values 1, 2 and 3
+
+
+# --- Pieces: what a copy needs to be played (rules/engine/pieces.py) ---
+# « 1 plateau de valeurs ; 5 dés à six faces ; 87 cartes ». Setup removes cards unseen: at 2 players
+# 6 Or then 21 at random, at 3 players 3 Or then 12, at 4 players 7 at random (REMOVED). Library
+# ruling: a card missing from the box counts as one of those removed at random, so a table of N needs
+# the 87 cards less its random removal.
+def pieces_needed(players: int, way: str) -> dict[str, int]:
+    _gold, removed_random = REMOVED[players]
+    return {"value_board": 1, "dice": len(CATEGORIES), "cards": CARDS_IN_BOX - removed_random}
+
+
+COMPONENTS = Pieces(
+    pieces=(
+        Piece("value_board", _("Plateau de valeurs"), 1),
+        Piece("dice", _("Dés de catégorie"), len(CATEGORIES)),
+        Piece("cards", _("Cartes"), CARDS_IN_BOX),
+    ),
+    ways=(Way("", _("toutes les parties")),),
+    needs=pieces_needed,
+)
 
 
 class Biblios(GameRules):

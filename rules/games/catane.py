@@ -16,10 +16,13 @@ from rules.engine import (
     Label,
     Line,
     NameList,
+    Piece,
+    Pieces,
     PlayerRange,
     Sentences,
     Setup,
     SetupResult,
+    Way,
     _,
     add_error,
     rank,
@@ -67,6 +70,57 @@ NUMBER_TOKENS = 18  # « 18 jetons numérotés », lettered A to R on the back
 RESOURCE_CARDS = 95
 DEVELOPMENT_CARDS = 25
 VP_CARDS_IN_GAME = 5  # game-facts: 14 knights, 6 progress (« chacune existe en deux exemplaires »), 5 points
+
+
+# --- Pieces: what a copy needs to be played (rules/engine/pieces.py) ---
+# « 37 hexagones […] ; 95 cartes Matières premières ; 25 cartes Développement ; 4 fiches Coûts de
+# construction ; 2 cartes spéciales ; […] pour chacune des 4 couleurs, 4 villes, 5 colonies et 15
+# routes ; 18 jetons numérotés ; 1 pion Brigand ; 2 dés ». Three players leave one colour in the box
+# (library ruling: the incomplete one). The island, the bank and the development deck are whole in
+# every game; a building-costs card is an aid (not needed).
+def pieces_needed(players: int, way: str) -> dict[str, int]:
+    return {
+        "land_hexes": LAND_HEXES,
+        "harbour_hexes": HARBOURS,
+        "sea_hexes": SEA_HEXES - HARBOURS,
+        "number_tokens": NUMBER_TOKENS,
+        "robber": 1,
+        "dice": 2,
+        "resource_cards": RESOURCE_CARDS,
+        "development_cards": DEVELOPMENT_CARDS,
+        "special_cards": 2,
+        "settlements": SETTLEMENTS_PER_PLAYER * players,
+        "cities": CITIES_PER_PLAYER * players,
+        "roads": ROADS_PER_PLAYER * players,
+    }
+
+
+COMPONENTS = Pieces(
+    pieces=(
+        Piece("land_hexes", _("Hexagones de terrain"), LAND_HEXES),
+        Piece("harbour_hexes", _("Hexagones maritimes avec port"), HARBOURS),
+        Piece("sea_hexes", _("Hexagones maritimes sans port"), SEA_HEXES - HARBOURS),
+        Piece(
+            "hexes",
+            _("Hexagones (terrains et mer)"),
+            LAND_HEXES + SEA_HEXES,
+            covers=("land_hexes", "harbour_hexes", "sea_hexes"),
+        ),
+        Piece("number_tokens", _("Jetons numérotés"), NUMBER_TOKENS),
+        Piece("robber", _("Brigand"), 1),
+        Piece("dice", _("Dés"), 2),
+        Piece("resource_cards", _("Cartes Matières premières"), RESOURCE_CARDS),
+        Piece("development_cards", _("Cartes Développement"), DEVELOPMENT_CARDS),
+        Piece("special_cards", _("Cartes spéciales"), 2),
+        Piece("cost_cards", _("Fiches Coûts de construction"), 4),
+        Piece("settlements", _("Colonies"), 4 * SETTLEMENTS_PER_PLAYER, per_colour=True),
+        Piece("cities", _("Villes"), 4 * CITIES_PER_PLAYER, per_colour=True),
+        Piece("roads", _("Routes"), 4 * ROADS_PER_PLAYER, per_colour=True),
+    ),
+    ways=(Way("", _("toutes les parties")),),
+    needs=pieces_needed,
+    colours=4,
+)
 
 
 class Catane(GameRules):

@@ -27,11 +27,14 @@ from rules.engine import (
     Label,
     Line,
     ListOf,
+    Piece,
+    Pieces,
     PlayerRange,
     Ranking,
     Sentences,
     Setup,
     SetupResult,
+    Way,
     _,
     ngettext,
     rank,
@@ -56,6 +59,55 @@ RISK_TOKENS = 20
 
 SEASONS = (("summer", _("Été")), ("winter", _("Hiver")))
 SEASON_TILES = {"summer": _("d'été"), "winter": _("d'hiver")}  # « les tuiles météo d'été », « d'hiver »
+
+
+# --- Pieces: what a copy needs to be played (rules/engine/pieces.py) ---
+# « 1 plateau double face ; 12 tuiles météo (6 d'été, 6 d'hiver) […] et 1 marqueur météo ; 1 marqueur
+# de premier joueur ; par couleur (5 couleurs) : 4 pions grimpeur […], 2 tentes, 2 marqueurs
+# d'acclimatation, 1 plateau individuel et 18 cartes ; 20 jetons de risque ; 5 cartes de sauvetage
+# (variante familiale) ». A season uses its 6 weather tiles; the risk tokens are drawn, all needed.
+def pieces_needed(players: int, way: str) -> dict[str, int]:
+    return {
+        "board": 1,
+        f"weather_{way}": WEATHER_TILES,
+        "weather_marker": 1,
+        "pawns": PAWNS_PER_PLAYER * players,
+        "tents": TENTS_PER_PLAYER * players,
+        "acclimatisation_markers": CLIMBERS * players,
+        "player_boards": players,
+        "cards": CARDS_PER_PLAYER * players,
+        "risk_tokens": RISK_TOKENS,
+    }
+
+
+COMPONENTS = Pieces(
+    pieces=(
+        Piece("board", _("Plateau double face"), 1),
+        Piece("weather_summer", _("Tuiles météo d'été"), WEATHER_TILES),
+        Piece("weather_winter", _("Tuiles météo d'hiver"), WEATHER_TILES),
+        Piece(
+            "weather_tiles",
+            _("Tuiles météo (été et hiver)"),
+            2 * WEATHER_TILES,
+            covers=("weather_summer", "weather_winter"),
+        ),
+        Piece("weather_marker", _("Marqueur météo"), 1),
+        Piece("first_player_marker", _("Marqueur de premier joueur"), 1),
+        Piece("pawns", _("Pions grimpeur (4 par couleur)"), 5 * PAWNS_PER_PLAYER, per_colour=True),
+        Piece("tents", _("Tentes"), 5 * TENTS_PER_PLAYER, per_colour=True),
+        Piece("acclimatisation_markers", _("Marqueurs d'acclimatation"), 5 * CLIMBERS, per_colour=True),
+        Piece("player_boards", _("Plateaux individuels"), 5, per_colour=True),
+        Piece("cards", _("Cartes (18 par couleur)"), 5 * CARDS_PER_PLAYER, per_colour=True),
+        Piece("risk_tokens", _("Jetons de risque"), RISK_TOKENS),
+        Piece("rescue_cards", _("Cartes de sauvetage"), 5),
+    ),
+    ways=(
+        Way("summer", _("saison d'été"), query={"season": "summer"}),
+        Way("winter", _("saison d'hiver"), query={"season": "winter"}),
+    ),
+    needs=pieces_needed,
+    colours=5,
+)
 
 
 class K2(GameRules):

@@ -25,12 +25,15 @@ from rules.engine import (
     GameRules,
     Integer,
     Line,
+    Piece,
+    Pieces,
     PlayerRange,
     Setup,
     SetupResult,
     Table,
     Tie,
     Variant,
+    Way,
     _,
     add_error,
     complete_sets,
@@ -87,6 +90,49 @@ DRAGONS_FACE_UP = 4  # « On retourne les quatre premières cartes Dragons »
 MAGIC_ITEM_CARDS = 17
 # « un jeu de cartes aventurier d'une même couleur (deux guerriers, un voleur, un magicien) »
 ADVENTURERS_PER_PLAYER = 4
+
+
+# --- Pieces: what a copy needs to be played (rules/engine/pieces.py) ---
+# « 18 cartes Dragon et 1 carte Foire ; 17 cartes Objet magique (règle avancée seulement) ; 1 sac ;
+# 6 écrans ; 24 cartes Aventurier (6 couleurs × 4 cartes) ; 126 jetons trésor ; 1 sablier ». The
+# tokens are drawn from the bag and counted for majorities: every one is needed. The bag itself is
+# any opaque bag (library ruling: not needed).
+def pieces_needed(players: int, way: str) -> dict[str, int]:
+    return {
+        "screens": players,
+        "adventurer_cards": ADVENTURERS_PER_PLAYER * players,
+        "dragon_cards": DRAGON_CARDS,
+        "fair_card": 1,
+        "hourglass": 1,
+        **{f"tokens_{token}": IN_THE_BAG[token] for token in TOKENS},
+        "magic_item_cards": MAGIC_ITEM_CARDS if way == ADVANCED else 0,
+    }
+
+
+COMPONENTS = Pieces(
+    pieces=(
+        Piece("screens", _("Écrans"), 6),
+        Piece("adventurer_cards", _("Cartes Aventurier"), 6 * ADVENTURERS_PER_PLAYER, per_colour=True),
+        Piece("dragon_cards", _("Cartes Dragon"), DRAGON_CARDS),
+        Piece("fair_card", _("Carte Foire"), 1),
+        Piece("bag", _("Sac en tissu"), 1),
+        Piece("hourglass", _("Sablier"), 1),
+        *(Piece(f"tokens_{token}", TOKEN_LABELS[token], IN_THE_BAG[token]) for token in TOKENS),
+        Piece(
+            "treasure_tokens",
+            _("Jetons trésor (toutes sortes)"),
+            sum(IN_THE_BAG.values()),
+            covers=tuple(f"tokens_{token}" for token in TOKENS),
+        ),
+        Piece("magic_item_cards", _("Cartes Objet magique"), MAGIC_ITEM_CARDS),
+    ),
+    ways=(
+        Way("", _("règle de base")),
+        Way(ADVANCED, _("règle avancée"), query={"variants": ADVANCED}),
+    ),
+    needs=pieces_needed,
+    colours=6,
+)
 
 
 class LOrDesDragons(GameRules):

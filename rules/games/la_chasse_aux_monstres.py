@@ -23,10 +23,13 @@ from rules.engine import (
     Label,
     Line,
     NameList,
+    Piece,
+    Pieces,
     PlayerRange,
     Setup,
     SetupResult,
     Variant,
+    Way,
     _,
     add_error,
     text,
@@ -50,6 +53,45 @@ MEMORY_SECONDS = 15  # « les joueurs disposent de 15 secondes pour les voir »
 CUPBOARD_DISTANCE_CM = 15  # « Placez la carte placard à environ 15 cm du lit »
 
 HARDER = ("pack", "fast", "expert")  # the options of « Jeu plus difficile »
+
+
+# --- Pieces: what a copy needs to be played (rules/engine/pieces.py) ---
+# « 20 cartes monstre ; 1 carte placard ; 10 tuiles jouet ; 3 tuiles de progression des monstres ; 2
+# tuiles pour chasseurs experts ». « Employez 10 cartes pour une partie courte […], 15 cartes pour une
+# partie moyenne et les 20 cartes pour une partie longue. » The easier game « laisse de côté les tuiles
+# de progression »; the expert hunters add the 2 blue tiles (shown here with a short game).
+def pieces_needed(players: int, way: str) -> dict[str, int]:
+    length = way if way in MONSTER_CARDS else "short"
+    return {
+        "monster_cards": MONSTER_CARDS[length],
+        "cupboard_card": 1,
+        "toy_tiles": TOY_TILES,
+        "progression_tiles": 0 if way == "easy" else PROGRESSION_TILES,
+        "expert_tiles": EXPERT_TILES if way == "expert" else 0,
+    }
+
+
+COMPONENTS = Pieces(
+    pieces=(
+        Piece("monster_cards", _("Cartes monstre"), MONSTER_CARDS_IN_BOX),
+        Piece("cupboard_card", _("Carte placard"), 1),
+        Piece("toy_tiles", _("Tuiles jouet"), TOY_TILES),
+        Piece("progression_tiles", _("Tuiles de progression des monstres"), PROGRESSION_TILES),
+        Piece("expert_tiles", _("Tuiles chasseurs experts (fond bleu)"), EXPERT_TILES),
+    ),
+    ways=(
+        Way("short", _("parties courtes"), query={"length": "short"}),
+        Way("medium", _("parties moyennes"), query={"length": "medium"}),
+        Way("long", _("parties longues"), query={"length": "long"}),
+        Way("easy", _("jeu plus facile (parties courtes)"), query={"length": "short", "variants": "easy"}),
+        Way(
+            "expert",
+            _("chasseurs experts (parties courtes)"),
+            query={"length": "short", "variants": "expert"},
+        ),
+    ),
+    needs=pieces_needed,
+)
 
 
 class LaChasseAuxMonstres(GameRules):

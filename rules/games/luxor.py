@@ -24,10 +24,13 @@ from rules.engine import (
     Group,
     Integer,
     Line,
+    Piece,
+    Pieces,
     PlayerRange,
     Setup,
     SetupResult,
     Table,
+    Way,
     _,
     add_error,
     complete_sets,
@@ -57,6 +60,49 @@ SCARAB_POINTS = sum(value * count for value, count in SCARAB_TILES.items())
 SARCOPHAGI = (5, 3)
 # What a player's sarcophagus points can be made of: none, one of them, or both.
 SARCOPHAGI_HELD = {0: (), 3: (3,), 5: (5,), 8: (5, 3)}
+
+
+# --- Pieces: what a copy needs to be played (rules/engine/pieces.py) ---
+# « 1 plateau de jeu, 1 plateau Horus et 1 plateau de score ; 31 cartes de départ et 24 cartes Horus ;
+# 30 tuiles Trésor […] et 18 tuiles Trésor joker ; 14 tuiles Temple, 6 tuiles Horus et 6 tuiles
+# Osiris ; 20 clés et 22 scarabées ; 2 sarcophages ; 20 aventuriers (5 par couleur), 4 marqueurs de
+# score, 4 marqueurs de joueur, 1 marqueur de premier joueur et 1 dé ». The shared supply and the card
+# piles are whole in every game (library ruling, the help page does not split them by table size).
+SHARED_PIECES = (
+    ("boards", _("Plateaux (jeu, Horus, score)"), 3),
+    ("starting_cards", _("Cartes de départ"), 31),
+    ("horus_cards", _("Cartes Horus"), 24),
+    ("treasure_tiles", _("Tuiles Trésor"), TREASURES_PER_KIND * len(TREASURES)),
+    ("joker_tiles", _("Tuiles Trésor joker"), JOKERS),
+    ("temple_tiles", _("Tuiles Temple, Horus et Osiris"), 26),
+    ("keys", _("Clés"), KEYS),
+    ("scarabs", _("Tuiles Scarabée"), sum(SCARAB_TILES.values())),
+    ("sarcophagi", _("Sarcophages"), len(SARCOPHAGI)),
+    ("die", _("Dé"), 1),
+)
+
+
+def pieces_needed(players: int, way: str) -> dict[str, int]:
+    return {
+        **{key: count for key, _name, count in SHARED_PIECES},
+        "adventurers": ADVENTURERS_PER_PLAYER * players,
+        "score_markers": players,
+        "player_markers": players,
+    }
+
+
+COMPONENTS = Pieces(
+    pieces=(
+        *(Piece(key, name, count) for key, name, count in SHARED_PIECES),
+        Piece("adventurers", _("Aventuriers (5 par couleur)"), 4 * ADVENTURERS_PER_PLAYER, per_colour=True),
+        Piece("score_markers", _("Marqueurs de score"), 4, per_colour=True),
+        Piece("player_markers", _("Marqueurs de joueur"), 4, per_colour=True),
+        Piece("first_player_marker", _("Marqueur de premier joueur"), 1),
+    ),
+    ways=(Way("", _("toutes les parties")),),
+    needs=pieces_needed,
+    colours=4,
+)
 
 
 class Luxor(GameRules):

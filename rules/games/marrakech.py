@@ -17,10 +17,13 @@ from rules.engine import (
     GameRules,
     Integer,
     Line,
+    Piece,
+    Pieces,
     PlayerRange,
     Setup,
     SetupResult,
     Table,
+    Way,
     _,
     add_error,
     refuse_over_supply,
@@ -41,6 +44,53 @@ FIVES_PER_PLAYER = 5
 DIRHAMS_PER_PLAYER = ONES_PER_PLAYER * 1 + FIVES_PER_PLAYER * 5
 # (carpets per player, colours per player) by number of players.
 CARPETS = Table({2: (24, 2), 3: (15, 1), 4: (12, 1)})
+
+
+# --- Pieces: what a copy needs to be played (rules/engine/pieces.py) ---
+# « la cour du marché aux tapis ; 60 tapis textile (4 séries de 15, une par couleur) ; 20 pièces de 1
+# dirham et 20 pièces de 5 dirhams ; Assam ; 1 dé ». « Chaque joueur reçoit 30 dirhams (5 pièces de 1
+# et 5 pièces de 5) »; carpets per colour in play: 12 at 2 players (2 colours each), 15 at 3, 12 at 4.
+# Each colour is its own piece: a colour short of carpets stays in the box.
+COLOUR_KEYS = ("carpets_1", "carpets_2", "carpets_3", "carpets_4")
+
+
+def pieces_needed(players: int, way: str) -> dict[str, int]:
+    return {
+        "board": 1,
+        "assam": 1,
+        "die": 1,
+        "coins_1": ONES_PER_PLAYER * players,
+        "coins_5": FIVES_PER_PLAYER * players,
+    }
+
+
+def carpets_fit(players: int, way: str, left: dict[str, int]) -> bool:
+    """The table takes the colours with the most carpets left: each must hold what a colour puts in play."""
+    carpets, colours_each = CARPETS[players]
+    fullest = sorted((left.get(key, 0) for key in COLOUR_KEYS), reverse=True)[: players * colours_each]
+    return all(count >= carpets // colours_each for count in fullest)
+
+
+COMPONENTS = Pieces(
+    pieces=(
+        Piece("board", _("Plateau du marché"), 1),
+        Piece("assam", _("Assam, le pion marchand"), 1),
+        Piece("die", _("Dé"), 1),
+        *(
+            Piece(
+                key,
+                text(_("Tapis de la couleur %(number)s (série de 15)"), number=index + 1),
+                CARPETS_PER_COLOUR_IN_BOX,
+            )
+            for index, key in enumerate(COLOUR_KEYS)
+        ),
+        Piece("coins_1", _("Pièces de 1 dirham"), 20),
+        Piece("coins_5", _("Pièces de 5 dirhams"), 20),
+    ),
+    ways=(Way("", _("toutes les parties")),),
+    needs=pieces_needed,
+    fits=carpets_fit,
+)
 
 
 class Marrakech(GameRules):

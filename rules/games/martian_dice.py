@@ -19,11 +19,14 @@ from rules.engine import (
     Line,
     ListOf,
     NameList,
+    Piece,
+    Pieces,
     PlayerRange,
     Ranking,
     Sentences,
     Setup,
     SetupResult,
+    Way,
     _,
     add_error,
     leaders,
@@ -80,6 +83,19 @@ def end_round(players: list[dict]) -> int | None:
     ]
     rounds = [round_ for round_ in reached if round_ is not None]
     return min(rounds) if rounds else None
+
+
+# --- Pieces: what a copy needs to be played (rules/engine/pieces.py) ---
+# « 13 dés martiens »: every throw rolls the dice not yet kept, all 13 at the start of a turn.
+def pieces_needed(players: int, way: str) -> dict[str, int]:
+    return {"dice": DICE}
+
+
+COMPONENTS = Pieces(
+    pieces=(Piece("dice", _("Dés martiens"), DICE),),
+    ways=(Way("", _("toutes les parties")),),
+    needs=pieces_needed,
+)
 
 
 class MartianDice(GameRules):

@@ -17,10 +17,13 @@ from rules.engine import (
     GameRules,
     Integer,
     Line,
+    Piece,
+    Pieces,
     PlayerRange,
     Setup,
     SetupResult,
     Variant,
+    Way,
     _,
     add_error,
     ngettext,
@@ -56,6 +59,58 @@ WINNING_OBJECTS = 3  # base game: « le jeu est gagné dès qu'un joueur a obten
 def magic_objects_in_play(players: int, full: bool) -> int:
     """Every copy in the base game; as many copies of each object as players in the full game."""
     return MAGIC_OBJECT_KINDS * players if full else MAGIC_OBJECTS
+
+
+# --- Pieces: what a copy needs to be played (rules/engine/pieces.py) ---
+# « 1 plateau ; 1 pion chameau ; 30 objets magiques (6 objets différents en 5 exemplaires) ; 45 cartes
+# trésor (3 séries de 15, reconnaissables au verso qui montre 3, 4 ou 5 personnages) ; 1 sac de
+# trésors ; 40 pions figurines (5 séries de 8) ; 10 gardiens du palais ; 21 cartes magiques ;
+# paravents ». A table of N uses the treasure series of N; the full game as many copies of each
+# object as players and the magic cards.
+def pieces_needed(players: int, way: str) -> dict[str, int]:
+    full = way == FULL
+    return {
+        "board": 1,
+        "camel": 1,
+        "magic_objects": magic_objects_in_play(players, full),
+        f"treasure_cards_{players}": TREASURE_CARDS_PER_SERIES,
+        "pawns": PAWNS_PER_PLAYER * players,
+        "guardians": GUARDIANS,
+        "treasure_bag": 1,  # « Chaque joueur choisit trois petits trésors » in it
+        "magic_cards": MAGIC_CARDS if full else 0,
+        "screens": players,
+    }
+
+
+COMPONENTS = Pieces(
+    pieces=(
+        Piece("board", _("Plateau"), 1),
+        Piece("camel", _("Chameau"), 1),
+        Piece("magic_objects", _("Objets magiques"), MAGIC_OBJECTS),
+        *(
+            Piece(
+                f"treasure_cards_{count}",
+                text(_("Cartes trésor, série à %(count)s joueurs"), count=count),
+                TREASURE_CARDS_PER_SERIES,
+            )
+            for count in (3, 4, 5)
+        ),
+        Piece(
+            "treasure_cards",
+            _("Cartes trésor (les trois séries)"),
+            3 * TREASURE_CARDS_PER_SERIES,
+            covers=tuple(f"treasure_cards_{count}" for count in (3, 4, 5)),
+        ),
+        Piece("treasure_bag", _("Sac de trésors"), 1),
+        Piece("pawns", _("Pions figurines (séries de 8)"), 5 * PAWNS_PER_PLAYER, per_colour=True),
+        Piece("guardians", _("Gardiens du palais"), GUARDIANS),
+        Piece("magic_cards", _("Cartes magiques"), MAGIC_CARDS),
+        Piece("screens", _("Paravents"), 5),
+    ),
+    ways=(Way("", _("jeu de base")), Way(FULL, _("jeu complet"), query={"variants": FULL})),
+    needs=pieces_needed,
+    colours=5,
+)
 
 
 class Morgenland(GameRules):

@@ -27,10 +27,13 @@ from rules.engine import (
     GameRules,
     Integer,
     ListOf,
+    Piece,
+    Pieces,
     PlayerRange,
     Setup,
     SetupResult,
     Variant,
+    Way,
     _,
     add_error,
     text,
@@ -197,6 +200,20 @@ class CharacterList(ListOf):
                 add_error(errors, f"{path}.{index}", text(_("Ce caractère est déjà choisi.")))
                 return None
         return values
+
+
+# --- Pieces: what a copy needs to be played (rules/engine/pieces.py) ---
+# « 1 plateau de 16 cases ; 16 pièces différentes »: each piece is one combination of the four
+# characters, the game needs them all.
+def pieces_needed(players: int, way: str) -> dict[str, int]:
+    return {"board": 1, "pieces": PIECES}
+
+
+COMPONENTS = Pieces(
+    pieces=(Piece("board", _("Plateau"), 1), Piece("pieces", _("Pièces"), PIECES)),
+    ways=(Way("", _("toutes les parties")),),
+    needs=pieces_needed,
+)
 
 
 class Quarto(GameRules):

@@ -19,19 +19,25 @@ The board (7 × 7 squares, 3 × 3 central squares, 12 exits) is from the publish
 from rules.engine import (
     Component,
     Criterion,
+    Errors,
     GameRules,
     Integer,
+    InvalidInput,
     Line,
     ListOf,
+    Piece,
+    Pieces,
     PlayerRange,
     Setup,
     SetupResult,
     Table,
     Variant,
+    Way,
     _,
     add_error,
     text,
 )
+from rules.games.railroad_ink_board import read_board, routes_field, validate_connections, validate_routes
 
 # The board: 7 × 7 squares, the 9 central ones, 12 exits (3 on each side).
 BOARD_SQUARES = 7 * 7
@@ -61,6 +67,37 @@ VARIANT_DICE = {
     "meteor": (_("Dés Météore (distance et direction)"), 2),
     "lava": (_("Dés de Lave"), 2),
 }
+
+
+# --- Pieces: what a copy needs to be played (rules/engine/pieces.py) ---
+# « 6 plateaux effaçables et 6 feutres ; 4 dés Route ; 4 dés d'extension (2 par extension) ». Each
+# player draws on their own board; every round rolls the 4 route dice, an expansion adds its 2 dice.
+def pieces_needed(players: int, way: str) -> dict[str, int]:
+    needs = {
+        "boards": players,
+        "markers": players,
+        "route_dice": ROUTE_DICE_PLAIN,
+        "special_die": ROUTE_DICE_SPECIAL,
+    }
+    if way:
+        needs[f"dice_{way}"] = VARIANT_DICE[way][1]
+    return needs
+
+
+COMPONENTS = Pieces(
+    pieces=(
+        Piece("boards", _("Plateaux effaçables"), 6),
+        Piece("markers", _("Feutres effaçables"), 6),
+        Piece("route_dice", _("Dés Route"), ROUTE_DICE_PLAIN),
+        Piece("special_die", _("Dé Route spécial"), ROUTE_DICE_SPECIAL),
+        *(Piece(f"dice_{slug}", name, count) for slug, (name, count) in VARIANT_DICE.items()),
+    ),
+    ways=(
+        Way("", _("jeu de base")),
+        *(Way(slug, name, query={"variants": slug}) for slug, (name, _count) in VARIANT_DICE.items()),
+    ),
+    needs=pieces_needed,
+)
 
 
 class RailroadInk(GameRules):
@@ -246,6 +283,20 @@ class RailroadInk(GameRules):
         if sheet.variants:
             breakdown["variant_points"] = player["variant_points"]
         return breakdown
+
+    # --- the board scorer (rules/games/railroad_ink_board.py): the sheet's numbers read from the board ---
+
+    def check_fields(self, variants):
+        return (routes_field(ROUNDS_WITH_VARIANT if variants else ROUNDS),)
+
+    def check(self, position, variants):
+        errors: Errors = {}
+        validate_routes(position["routes"], errors)
+        if not errors:
+            validate_connections(position["routes"], errors)
+        if errors:
+            raise InvalidInput(errors)
+        return read_board(position["routes"], NETWORK_POINTS)
 
 
 RULES = RailroadInk()

@@ -23,9 +23,12 @@ from rules.engine import (
     Integer,
     Line,
     NameList,
+    Piece,
+    Pieces,
     PlayerRange,
     Setup,
     SetupResult,
+    Way,
     _,
     best_with_wilds,
     complete_sets,
@@ -87,6 +90,71 @@ GUILDS_IN_BOX = 10  # « écartez les 10 Guildes (cartes violettes) »
 EXTRA_GUILDS = 2  # « le nombre de Guildes à conserver est égal au nombre de joueurs +2 »
 TWO_PLAYER_DECK = 3  # « les mêmes cartes que dans la configuration à 3 joueurs (cartes 3+ seulement) »
 TWO_PLAYER_CARDS = 2  # « la carte Frontière et la carte Cité franche »
+
+
+# --- Pieces: what a copy needs to be played (rules/engine/pieces.py) ---
+# « 7 plateaux Merveille […] 49 cartes âge I, 49 cartes âge II, 50 cartes âge III (dont 10 Guildes) ;
+# 46 jetons Conflit ; 24 pièces de monnaie de valeur 3 et 46 pièces de valeur 1 ; 1 carnet de scores
+# […] ; 2 cartes « 2 joueurs » ». The age cards are marked 3+ to 7+ (7 per age for each mark above 3,
+# 21 for 3+; age III: one of each mark's 7 is a Guild's place): a table of N uses the cards marked up to
+# N+, all of them. « Chaque joueur débute la partie avec 3 pièces de valeur 1 »; the bank has no limit.
+# Conflict tokens: at most a victory and a defeat token per pair of neighbours and per age.
+AGE_CARDS_BY_MARK = {3: 21 * 2 + 16, 4: 20, 5: 20, 6: 20, 7: 20}
+
+
+def pieces_needed(players: int, way: str) -> dict[str, int]:
+    deck = TWO_PLAYER_DECK if players == 2 else players
+    needs = {f"age_cards_{mark}": count for mark, count in AGE_CARDS_BY_MARK.items() if mark <= deck}
+    needs |= {
+        "wonder_boards": deck,
+        "guilds": deck + EXTRA_GUILDS,
+        "coins_1": STARTING_COINS * deck,
+        "conflict_tokens": 2 * deck * len(AGES),
+        "two_player_cards": TWO_PLAYER_CARDS if players == 2 else 0,
+    }
+    return needs
+
+
+COMPONENTS = Pieces(
+    pieces=(
+        Piece("wonder_boards", _("Plateaux Merveille"), 7),
+        *(
+            Piece(
+                f"age_cards_{mark}",
+                text(_("Cartes Âge marquées %(mark)s+ (les trois âges, sans les Guildes)"), mark=mark),
+                count,
+            )
+            for mark, count in AGE_CARDS_BY_MARK.items()
+        ),
+        Piece("guilds", _("Guildes (cartes violettes)"), GUILDS_IN_BOX),
+        # The box's lines by age (« 49 cartes âge I »): a missing card of an age, its mark not noted.
+        Piece(
+            "age_1_cards",
+            _("Cartes Âge I"),
+            49,
+            covers=tuple(f"age_cards_{mark}" for mark in AGE_CARDS_BY_MARK),
+        ),
+        Piece(
+            "age_2_cards",
+            _("Cartes Âge II"),
+            49,
+            covers=tuple(f"age_cards_{mark}" for mark in AGE_CARDS_BY_MARK),
+        ),
+        Piece(
+            "age_3_cards",
+            _("Cartes Âge III (dont les Guildes)"),
+            50,
+            covers=(*(f"age_cards_{mark}" for mark in AGE_CARDS_BY_MARK), "guilds"),
+        ),
+        Piece("wonder_cards", _("Cartes Merveille (pour tirer les plateaux)"), 7),
+        Piece("coins_1", _("Pièces de valeur 1"), 46),
+        Piece("coins_3", _("Pièces de valeur 3"), 24),
+        Piece("conflict_tokens", _("Jetons Conflit"), 46),
+        Piece("two_player_cards", _("Cartes Frontière et Cité franche"), TWO_PLAYER_CARDS),
+    ),
+    ways=(Way("", _("toutes les parties")),),
+    needs=pieces_needed,
+)
 
 
 class SevenWonders(GameRules):

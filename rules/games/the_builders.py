@@ -21,9 +21,12 @@ from rules.engine import (
     GameRules,
     Integer,
     Line,
+    Piece,
+    Pieces,
     PlayerRange,
     Setup,
     SetupResult,
+    Way,
     _,
     text,
 )
@@ -44,6 +47,38 @@ GOLD_COINS_EACH = 1
 SILVER_COINS_EACH = STARTING_COINS - GOLD_COINS_EACH * GOLD_COIN_VALUE
 FACE_UP_BUILDINGS = 5
 FACE_UP_WORKERS = 5
+
+
+# --- Pieces: what a copy needs to be played (rules/engine/pieces.py) ---
+# « les cartes Bâtiment […] ; 42 cartes Ouvrier ; 40 pièces : 25 pièces d'argent (1 écu) et 15 pièces
+# d'or (5 écus) ; 1 carte Premier joueur » (the publisher's box: 47 Bâtiment cards, docs/game-facts.md).
+# Both decks are drawn: every card is needed. The coins: what the players receive at setup (« 10 écus
+# chacun ») — the bank changes money with what is left (library ruling).
+BUILDING_CARDS = 47  # 39 buildings and 8 machines (docs/game-facts.md)
+WORKER_CARDS = 42
+
+
+def pieces_needed(players: int, way: str) -> dict[str, int]:
+    return {
+        "building_cards": BUILDING_CARDS,
+        "worker_cards": WORKER_CARDS,
+        "gold_coins": GOLD_COINS_EACH * players,
+        "silver_coins": SILVER_COINS_EACH * players,
+        "first_player_card": 1,
+    }
+
+
+COMPONENTS = Pieces(
+    pieces=(
+        Piece("building_cards", _("Cartes Bâtiment"), BUILDING_CARDS),
+        Piece("worker_cards", _("Cartes Ouvrier"), WORKER_CARDS),
+        Piece("gold_coins", _("Pièces d'or (5 écus)"), 15),
+        Piece("silver_coins", _("Pièces d'argent (1 écu)"), 25),
+        Piece("first_player_card", _("Carte Premier joueur"), 1),
+    ),
+    ways=(Way("", _("toutes les parties")),),
+    needs=pieces_needed,
+)
 
 
 class TheBuilders(GameRules):
