@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('catalogue', '0007_copy_replacement_value_component_unit_price'),
+        ('catalogue', '0008_component_rules_key_copy_playable_players'),
     ]
 
     operations = [
