@@ -34,6 +34,7 @@ from .models import (
     Tag,
 )
 from .services import barcode_allocate
+from .templatetags.games import make_thumbnails
 
 
 def _barcode_field(field):
@@ -347,7 +348,7 @@ class GameAdmin(LibrarianAccessMixin, admin.ModelAdmin):
     save_on_top = True
     inlines = [CopyInline, AuthorshipInline, PublisherCreditInline, ComponentInline, DocumentInline]
     fieldsets = [
-        (None, {"fields": ["title", "slug", "category", "tags", "languages", "document_type"]}),
+        (None, {"fields": ["title", "slug", "image", "category", "tags", "languages", "document_type"]}),
         (
             _("Pour quelle table ?"),
             {"fields": [("players_min", "players_max"), ("age_min", "age_max"), "duration_minutes"]},
@@ -364,6 +365,12 @@ class GameAdmin(LibrarianAccessMixin, admin.ModelAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(copy_count=Count("copies", distinct=True))
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if "image" in form.changed_data and obj.image:
+            # Made now, once, rather than by the first family whose search shows the game.
+            make_thumbnails(obj.image)
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)

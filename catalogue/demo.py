@@ -29,15 +29,19 @@ edition named); age maximum 99 follows the library's PMB habit for "and up".
   (ludikamis.fr, mamaneveille.com).
 """
 
+import zlib
+from io import BytesIO
 from pathlib import Path
 
+from django.core.files.base import ContentFile
 from django.core.management.base import CommandError, OutputWrapper
 from django.core.management.color import no_style
 
 from .management.commands.import_pmb import write_pmb_import_report
-from .models import BarcodeSequence
+from .models import BarcodeSequence, Game
 from .pmb import PmbAuthor, PmbCategory, PmbNotice, PmbPublisher
 from .services import game_import_from_pmb, games_import_from_pmb_files
+from .templatetags.games import make_thumbnails
 
 SEEDS = Path(__file__).resolve().parent.parent / "fixtures" / "seeds"
 
@@ -119,5 +123,37 @@ def load(*, stdout: OutputWrapper) -> None:
     for notice in DEMO_NOTICES:
         result = game_import_from_pmb(notice=notice)
         stdout.write(f"{notice.title} : {result.action}")
+    for game in Game.objects.filter(title__in=DEMO_PICTURES, image=""):
+        game.image.save(f"{game.slug}.jpg", box_picture(game.title), save=True)
+        make_thumbnails(game.image)
+        stdout.write(f"{game.title} : photo de la boîte")
     # New copies added in the admin without a barcode are numbered LUD000001, LUD000002…
     BarcodeSequence.objects.get_or_create(pk=1, defaults={"prefix": "LUD", "next_number": 1, "digits": 6})
+
+
+# The demo games that get a box picture; the others show the placeholder (initials on their category's colour).
+DEMO_PICTURES = ["Les colons de Catane", "7 Wonders", "La chasse aux monstres", "Quarto", "Marrakech"]
+
+
+def box_picture(title: str, size: int = 600) -> ContentFile:
+    """A made-up box cover for the demo: a photo-like gradient with some grain, shapes and the title (JPEG)."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    seed = zlib.crc32(title.encode())
+    hue = seed % 360
+    base = Image.new("HSV", (size, size), (hue * 255 // 360, 150, 200)).convert("RGB")
+    shade = Image.linear_gradient("L").resize((size, size))
+    darker = Image.new("HSV", (size, size), ((hue * 255 // 360 + 20) % 256, 200, 90)).convert("RGB")
+    picture = Image.composite(darker, base, shade)
+    grain = Image.effect_noise((size, size), 24).convert("RGB")
+    picture = Image.blend(picture, grain, 0.12)
+    draw = ImageDraw.Draw(picture)
+    for n in range(6):
+        x, y = (seed >> n) % (size - 160), (seed >> (n + 7)) % (size - 160)
+        draw.ellipse((x, y, x + 80 + n * 12, y + 80 + n * 12), outline=(255, 255, 255), width=6)
+    draw.rectangle((0, size * 3 // 4, size, size), fill=(255, 250, 240))
+    font = ImageFont.load_default(size=size // 12)
+    draw.text((size // 20, size * 3 // 4 + size // 16), title, fill=(40, 30, 20), font=font)
+    out = BytesIO()
+    picture.save(out, "JPEG", quality=85)
+    return ContentFile(out.getvalue())

@@ -215,7 +215,10 @@ class GameFilter(django_filters.FilterSet):
         ],
         method="filter_sort",
         empty_label=None,
-        help_text=_("Par défaut : pertinence s'il y a une recherche, sinon titre."),
+        help_text=_(
+            "Par défaut : pertinence s'il y a une recherche ou des âges (les jeux qui conviennent à "
+            "tous d'abord), sinon titre."
+        ),
     )
 
     class Meta:
@@ -228,7 +231,7 @@ class GameFilter(django_filters.FilterSet):
         return queryset.search(value)
 
     def filter_ages(self, queryset, name, value: list[int]):
-        return queryset.playable_by(ages=value)
+        return queryset.playable_by(ages=value).fitting_ages(value)
 
     def filter_players(self, queryset, name, value: int):
         return queryset.for_players(value)
@@ -274,7 +277,7 @@ class GameFilter(django_filters.FilterSet):
     def sort_key(self) -> str:
         """The sort asked for, or relevance when there is a text query, else the title."""
         data = self.form.cleaned_data
-        return data.get("tri") or ("pertinence" if data.get("q") else "titre")
+        return data.get("tri") or ("pertinence" if data.get("q") or data.get("ages") else "titre")
 
     def filter_queryset(self, queryset):
         return super().filter_queryset(queryset).sorted_by(self.sort_key)

@@ -132,6 +132,19 @@ class Publisher(models.Model):
         return f"{self.place} : {self.name}" if self.place else self.name
 
 
+def game_image_upload_to(instance: "Game", filename: str) -> str:
+    return f"jeux/{instance.slug}/{filename}"
+
+
+def validate_game_image(file) -> None:
+    """Accept a JPEG, PNG or WebP photo, recognised by its content and named for it (as documents are)."""
+    validate_document_file(file)
+    if file.name.rsplit(".", 1)[-1].lower() not in ("jpg", "jpeg", "png", "webp"):
+        raise ValidationError(
+            _("La photo de la boîte doit être un JPEG, un PNG ou un WebP."), code="image_type"
+        )
+
+
 class GameQuerySet(GameSearchMixin, models.QuerySet):
     def for_players(self, count: int) -> "GameQuerySet":
         """Games playable by `count` players."""
@@ -184,6 +197,13 @@ class Game(models.Model):
     contents = models.TextField(_("contenu"), blank=True)
     pedagogical_analysis = models.TextField(_("analyse pédagogique"), blank=True)
     online_url = models.URLField(_("en ligne"), max_length=500, blank=True)
+    image = models.ImageField(
+        _("photo de la boîte"),
+        upload_to=game_image_upload_to,
+        blank=True,
+        validators=[validate_game_image],
+        help_text=_("Une photo JPEG, PNG ou WebP ; le site en fait lui-même les vignettes."),
+    )
     created_at = models.DateTimeField(_("créé le"), auto_now_add=True)
     updated_at = models.DateTimeField(_("modifié le"), auto_now=True)
     # The search document: computed by PostgreSQL itself from the title, summary, authors, publishers

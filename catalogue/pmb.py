@@ -484,7 +484,7 @@ def _copies(chunk: str, *, known_locations: Iterable[str]) -> list[PmbCopy]:
         raise PmbError(_("exemplaire illisible : « %(text)s ».") % {"text": unread[:80]})
     if len(copies) != announced:
         raise PmbError(
-            _("%(announced)d exemplaire(s) annoncé(s), %(read)d lu(s).")
+            _("exemplaires annoncés : %(announced)d, lus : %(read)d.")
             % {"announced": announced, "read": len(copies)}
         )
     return copies

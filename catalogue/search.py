@@ -22,7 +22,7 @@ from django.contrib.postgres.lookups import DataContains
 from django.contrib.postgres.search import SearchQuery, SearchRank
 from django.core.exceptions import EmptyResultSet
 from django.db import connections, models
-from django.db.models import Count, Exists, F, OuterRef, Q, Subquery, Value
+from django.db.models import Count, Exists, ExpressionWrapper, F, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -85,7 +85,32 @@ class GameSearchMixin:
 
     def for_result_list(self):
         """What a search result shows: the category and the copies available, not the long texts."""
-        return self.select_related("category").with_availability().defer(*LONG_FIELDS)
+        return self.select_related("category").with_availability().with_shelf_status().defer(*LONG_FIELDS)
+
+    def with_shelf_status(self):
+        """Annotate where a copy waits on the shelf, or when the first one comes back, for the one-line status.
+
+        `shelf_site` (the first site, by name, with a copy a family can take now), `shelf_sites` (how
+        many sites have one), `next_due_on` (the earliest return date of the copies out on loan) and
+        `lendable_count` (copies whose status allows lending, out or set aside included):
+        subqueries of the same query, never one query per game (see `includes/shelf_status.html`).
+        """
+        from .models import Copy
+
+        available = Copy.objects.available().filter(game=OuterRef("pk")).order_by()
+        out = (
+            Copy.objects.filter(game=OuterRef("pk"))
+            .annotate(due=circulation().due_on())
+            .filter(due__isnull=False)
+            .order_by("due")
+        )
+        sites = available.values("game").annotate(n=Count("location", distinct=True)).values("n")
+        return self.annotate(
+            shelf_site=Subquery(available.order_by("location__name").values("location__name")[:1]),
+            shelf_sites=Coalesce(Subquery(sites, output_field=models.IntegerField()), 0),
+            next_due_on=Subquery(out.values("due")[:1]),
+            lendable_count=_count(Copy.objects.lendable().filter(game=OuterRef("pk"))),
+        )
 
     def with_tag_names(self):
         """Bring each game's tag names along: `tag_names`, sorted, in the same query on PostgreSQL."""
@@ -227,10 +252,25 @@ class GameSearchMixin:
         # The lending app's loans, counted per game (catalogue/registry.py).
         return self.annotate(popularity=_count(circulation().lendings(since)))
 
+    def fitting_ages(self, ages: list[int]):
+        """Annotate `fits_everyone`: false when the game's upper age is below the oldest at the table.
+
+        Such a game stays in the results (a parent can play a game made for 5–7 year olds with a
+        child), flagged « conçu pour 5–7 ans », and the pertinence sort puts it after the others.
+        """
+        oldest = max(ages)
+        fits = Q(age_max__isnull=True) | Q(age_max__gte=oldest)
+        return self.annotate(fits_everyone=ExpressionWrapper(fits, output_field=models.BooleanField()))
+
     def sorted_by(self, key: str):
         """Order by a sort key of the search page (pertinence, titre, duree, popularite); title breaks ties."""
-        if key == "pertinence" and "rank" in self.query.annotations:
-            return self.order_by(F("rank").desc(), "title", "pk")
+        if key == "pertinence":
+            order = []
+            if "fits_everyone" in self.query.annotations:
+                order.append(F("fits_everyone").desc())
+            if "rank" in self.query.annotations:
+                order.append(F("rank").desc())
+            return self.order_by(*order, "title", "pk")
         if key == "duree":
             return self.order_by(F("duration_minutes").asc(nulls_last=True), "title", "pk")
         if key == "popularite":

@@ -5,7 +5,8 @@ from django.db.models import Subquery
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.functional import cached_property
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_safe
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, viewsets
@@ -20,7 +21,7 @@ from . import esar, registry
 from .filters import GameFilter
 from .forms import BoxStickerForm, LabelSheetForm
 from .labels import code128, label_sheets
-from .models import Copy, Game
+from .models import Category, Copy, Game
 from .registry import notice_links
 from .serializers import CopyWithGameSerializer, FacetsSerializer, GameDetailSerializer, GameSerializer
 
@@ -154,10 +155,110 @@ def _facet_links(request: HttpRequest, filterset: GameFilter, facets: dict) -> d
     return facets
 
 
+# The criteria a family sets (not the sort or the page): a search with any of them lands on its results.
+CRITERIA = (
+    "q",
+    "ages",
+    "joueurs",
+    "age",
+    "duree_max",
+    "categorie",
+    "tag",
+    "auteur",
+    "editeur",
+    "localisation",
+    "disponible",
+)
+
+
+def _criteria_summary(data: dict) -> list[str]:
+    """The search in a few words, for the one-line summary above the results."""
+    parts = []
+    if data.get("q"):
+        parts.append(_("« %(text)s »") % {"text": data["q"]})
+    if ages := data.get("ages"):
+        parts.append(
+            ngettext("%(counter)s joueur (%(ages)s ans)", "%(counter)s joueurs (%(ages)s ans)", len(ages))
+            % {"counter": len(ages), "ages": ", ".join(str(age) for age in ages)}
+        )
+    if data.get("joueurs"):
+        n = data["joueurs"]
+        parts.append(ngettext("%(counter)s joueur", "%(counter)s joueurs", n) % {"counter": n})
+    if data.get("age") is not None:
+        parts.append(_("le plus jeune a %(age)s ans") % {"age": data["age"]})
+    if data.get("duree_max"):
+        parts.append(_("%(minutes)s min au plus") % {"minutes": data["duree_max"]})
+    if category := data.get("categorie"):
+        # A category (« A 406 jeu de stratégie ») or a whole ESAR group (« A400 »).
+        parts.append(str(category) if isinstance(category, Category) else category.code)
+    for tag in data.get("tag") or []:
+        parts.append(tag.name)
+    if data.get("auteur"):
+        parts.append(_("par %(name)s") % {"name": data["auteur"]})
+    if data.get("editeur"):
+        parts.append(_("chez %(name)s") % {"name": data["editeur"]})
+    if data.get("localisation"):
+        parts.append(_("à %(site)s") % {"site": data["localisation"]})
+    if data.get("disponible"):
+        parts.append(_("disponibles maintenant"))
+    return parts
+
+
+def _relaxed(request: HttpRequest, label: str, drop: tuple[str, ...], **extra: str) -> dict | None:
+    """The search without the parameters `drop` (and with `extra`): its link and how many games it finds."""
+    query = request.GET.copy()
+    query.pop("page", None)
+    for name in drop:
+        query.pop(name, None)
+    for name, value in extra.items():
+        query[name] = value
+    filterset = GameFilter(query, queryset=Game.objects.all())
+    if not filterset.is_valid():
+        return None
+    count = filterset.qs.order_by().count()
+    if not count:
+        return None
+    return {"label": label, "count": count, "url": f"?{query.urlencode()}"}
+
+
+def _relax_suggestions(request: HttpRequest, data: dict) -> list[dict]:
+    """What to give up when a search finds nothing: each criterion left out in turn, counted (at most ~8 counts)."""
+    options = []
+    if ages := data.get("ages"):
+        players = len(ages)
+        options.append(
+            (
+                ngettext("pour %(counter)s joueur", "pour %(counter)s joueurs", players)
+                % {"counter": players},
+                ("ages",),
+                {"joueurs": str(players)},
+            )
+        )
+        options.append((_("sans les âges"), ("ages",), {}))
+    labels = {
+        "duree_max": _("sans la durée"),
+        "q": _("sans le texte recherché"),
+        "disponible": _("même s'il n'est pas en rayon"),
+        "categorie": _("toutes catégories"),
+        "tag": _("sans les mots-clés"),
+        "joueurs": _("quel que soit le nombre de joueurs"),
+        "age": _("sans l'âge du plus jeune"),
+        "auteur": _("tous auteurs"),
+        "editeur": _("tous éditeurs"),
+        "localisation": _("sur tous les sites"),
+    }
+    for name, label in labels.items():
+        if data.get(name) not in (None, "", [], False):
+            options.append((label, (name,), {}))
+    suggestions = [_relaxed(request, label, drop, **extra) for label, drop, extra in options]
+    return [suggestion for suggestion in suggestions if suggestion]
+
+
 @require_safe
 def game_list(request: HttpRequest) -> HttpResponse:
     filterset = GameFilter(request.GET, queryset=Game.objects.all())
-    context = {"form": filterset.form}
+    searched = any(request.GET.get(name) for name in CRITERIA)
+    context = {"form": filterset.form, "searched": searched}
     if not filterset.is_valid():
         return render(request, "catalogue/game_list.html", context, status=400)
     games = filterset.qs
@@ -165,13 +266,19 @@ def game_list(request: HttpRequest) -> HttpResponse:
     paginator = GamePaginator(games.for_result_list(), GAMES_PER_PAGE)
     paginator.count = facets["count"]  # counted with the facets, in the same scan
     page = paginator.get_page(request.GET.get("page"))
-    context.update(page=page, category_groups=facets["esar_groups"], tag_facets=facets["tags"])
+    context.update(
+        page=page,
+        category_groups=facets["esar_groups"],
+        tag_facets=facets["tags"],
+        criteria=_criteria_summary(filterset.form.cleaned_data),
+        suggestions=_relax_suggestions(request, filterset.form.cleaned_data) if not facets["count"] else [],
+    )
     return render(request, "catalogue/game_list.html", context)
 
 
 @require_safe
 def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    game = get_object_or_404(Game.objects.for_notice(), slug=slug)
+    game = get_object_or_404(Game.objects.for_notice().with_availability().with_shelf_status(), slug=slug)
     # The rules pages and their tools, as the rules app registered them (catalogue/registry.py).
     # What an incomplete copy still allows (« jouable : … »), as the lending app registered it.
     copies = list(game.copies.all())

@@ -102,7 +102,7 @@ class ReturnForm(forms.Form):
             expected = component.quantity - already[component.pk]
             missing = f"missing_{component.pk}"
             self.fields[missing] = forms.IntegerField(
-                label=_("manquant(s)"), min_value=0, max_value=expected, initial=0, required=False
+                label=_("combien manquent"), min_value=0, max_value=expected, initial=0, required=False
             )
             self.lines.append(
                 {
@@ -116,7 +116,7 @@ class ReturnForm(forms.Form):
         self.recovered_lines = []
         for piece in known_missing:
             name = f"recovered_{piece.pk}"
-            self.fields[name] = forms.BooleanField(label=_("rapportée(s) dans la boîte"), required=False)
+            self.fields[name] = forms.BooleanField(label=_("de retour dans la boîte"), required=False)
             self.recovered_lines.append({"piece": piece, "field": self[name]})
         if known_missing:
             # The librarian already found this copy playable without these pieces.

@@ -530,7 +530,7 @@ def missing_piece_recover(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.success(
             request,
-            _("%(count)s × « %(piece)s » rapporté(s) pour « %(game)s » (%(barcode)s).")
+            _("%(count)s × « %(piece)s » de retour dans « %(game)s » (%(barcode)s).")
             % {
                 "count": piece.quantity,
                 "piece": piece.component.label,

@@ -237,6 +237,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_tasks_db",
+    "sorl.thumbnail",
     "catalogue",
     "opening",
     "rules",
@@ -272,6 +273,8 @@ TEMPLATES = [
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
+            # `elide`: « Compte d'Alex », not « Compte de Alex » (ludotheque/french.py).
+            "builtins": ["ludotheque.french"],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.template.context_processors.i18n",
@@ -309,6 +312,8 @@ LANGUAGE_CODE = "fr"
 LANGUAGES = [("fr", "Français"), ("en", "English")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
+# The site's own date formats per language (ludotheque/formats/): English keeps the European 25/11/2026.
+FORMAT_MODULE_PATH = ["ludotheque.formats"]
 TIME_ZONE = env_time_zone("TIME_ZONE", "Europe/Brussels")
 USE_TZ = True
 
@@ -325,6 +330,12 @@ STORAGES = {
         else "whitenoise.storage.CompressedManifestStaticFilesStorage"
     },
 }
+
+# The games' box pictures: thumbnails made on first display by sorl-thumbnail, stored under
+# MEDIA_ROOT/cache/ and remembered in its table (and the cache); WebP, small and sharp enough.
+THUMBNAIL_FORMAT = "WEBP"
+THUMBNAIL_QUALITY = 70
+THUMBNAIL_UPSCALE = False
 
 # Production hardening: on whenever DEBUG is off, each overridable from the environment.
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)

@@ -11,6 +11,12 @@ if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/pdftoppm ] || [ ! -x /usr/bin/z
     apt_install chromium poppler-utils zbar-tools
 fi
 
+# axe-core, pinned by package-lock.json, is injected into pages by the accessibility tests (tests/axe.py).
+if [ ! -f node_modules/axe-core/axe.min.js ]; then
+    command -v npm >/dev/null 2>&1 || apt_install npm
+    npm ci --no-audit --no-fund --loglevel=error
+fi
+
 if [ -z "${DATABASE_URL:-}" ]; then
     if ! .venv/bin/python -c "import socket; socket.create_connection(('127.0.0.1', 5432), 2)" 2>/dev/null; then
         apt_install postgresql

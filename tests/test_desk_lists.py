@@ -101,7 +101,7 @@ def test_a_piece_brought_back_puts_the_copy_back_on_the_shelf(desk, world):
     response = desk.post(
         reverse("loans:missing-piece-recover", args=[world["missing_piece"].pk]), follow=True
     )
-    assert "rapporté(s) pour « Biblios » (90901)" in response.content.decode()
+    assert "de retour dans « Biblios » (90901)" in response.content.decode()
     assert Copy.objects.get(barcode="90901").status == Copy.Status.ON_SHELF
     assert "Tous les jeux sont complets." in desk.get(reverse("loans:incomplete-list")).content.decode()
 

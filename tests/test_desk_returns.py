@@ -127,7 +127,7 @@ def test_pieces_already_missing_can_be_ticked_as_brought_back(desk, world, staff
     Copy.objects.filter(pk=piece.copy_id).update(status=Copy.Status.ON_SHELF)
     loan = services.loan_create(copy=piece.copy, member=world["tartempion"], staff=staff_user)
     html = desk.get(return_url(loan)).content.decode()
-    assert "2 déjà manquant(s) avant ce prêt" in html
+    assert "il en manquait déjà 2 avant ce prêt" in html
     assert f'name="recovered_{piece.pk}"' in html
 
     dice = world["biblios"].components.get()

@@ -31,7 +31,11 @@ def shelves(db):
 
 def titles(response) -> list[str]:
     return sorted(
-        re.findall(r'<li class="game-result">\s*<h3><a href="[^"]+">([^<]+)</a>', response.content.decode())
+        re.findall(
+            r'<li class="game-result">.*?<h3><a href="[^"]+">([^<]+)</a>',
+            response.content.decode(),
+            flags=re.S,
+        )
     )
 
 

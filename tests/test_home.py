@@ -34,7 +34,7 @@ def test_home_speaks_english_when_the_browser_asks(client):
     assert "Bienvenue à la ludothèque" not in html
 
 
-def test_the_footer_switch_changes_the_language_for_the_next_pages(client):
+def test_the_language_switch_changes_the_language_for_the_next_pages(client):
     response = client.post(reverse("set_language"), {"language": "en", "next": "/"})
     assert response.status_code == 302
     html = client.get(reverse("home")).content.decode()
@@ -43,10 +43,22 @@ def test_the_footer_switch_changes_the_language_for_the_next_pages(client):
     assert "Bienvenue à la ludothèque" in client.get(reverse("home")).content.decode()
 
 
-def test_the_footer_offers_both_languages(client):
+def test_the_header_offers_the_other_language_in_one_click_keeping_the_page(client):
     html = client.get(reverse("home")).content.decode()
-    assert 'action="/i18n/setlang/"' in html
-    assert 'value="en"' in html and 'value="fr"' in html
+    header = html.split("</header>")[0]
+    assert 'action="/i18n/setlang/"' in header
+    assert '<button type="submit" name="language" value="en" lang="en">English</button>' in header
+    assert 'name="next" type="hidden" value="/"' in header
+    english = client.get("/jeux/?ages=6", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'value="fr" lang="fr">Français</button>' in english
+    assert 'name="next" type="hidden" value="/jeux/?ages=6"' in english
+
+
+def test_the_home_page_has_the_search_box(client):
+    html = client.get(reverse("home")).content.decode()
+    assert 'action="/jeux/"' in html
+    for name in ("q", "ages", "duree_max"):
+        assert f'name="{name}"' in html
 
 
 def test_a_page_that_does_not_exist_answers_404(client):

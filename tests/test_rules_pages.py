@@ -290,7 +290,7 @@ def test_posting_the_sheet_computes_it_without_javascript(client):
     response = client.post(reverse("rules:score-sheet", args=["biblios"]), biblios_sheet())
     assert response.status_code == 200
     text = text_of(response)
-    assert "Vainqueur(s) : Rodolphe" in text
+    assert "Victoire : Rodolphe" in text
     assert (
         "Cédric et Rodolphe sont à égalité avec 8 points. Départage par l'or restant : Rodolphe l'emporte (5 contre 2)."
         in text

@@ -150,7 +150,7 @@ def test_the_filled_sheet_shows_results_winner_and_why(client):
     response = client.get(reverse("rules:score-print", args=["biblios"]), data)
     assert response.status_code == 200
     html = response.content.decode()
-    assert "<strong>Vainqueur(s) :</strong> Rodolphe" in html
+    assert "<strong>Victoire :</strong> Rodolphe" in html
     assert "Rodolphe gagne avec 5 points." in html
     assert '<th scope="col" class="winner">Rodolphe</th>' in html
 

@@ -39,7 +39,8 @@ def test_without_criteria_every_game_comes_in_title_order(catalogue):
 
 def test_the_ages_at_the_table_give_the_player_count_and_the_youngest_age(catalogue):
     # Three players, the youngest 6: Catane (3-4, 10+), Biblios (10+) and Quarto (2 only) do not fit.
-    assert search("ages=6, 9, 38") == ["La chasse aux monstres", "Le Château des Dragons"]
+    # By pertinence, the default with ages: the game made for 5–7 year olds after the one that fits all.
+    assert search("ages=6, 9, 38") == ["Le Château des Dragons", "La chasse aux monstres"]
 
 
 def test_ages_accept_spaces_and_semicolons_too(catalogue):
@@ -123,9 +124,10 @@ def test_available_at_a_site_needs_the_available_copy_to_be_on_that_site(catalog
 
 
 def test_filters_combine(catalogue):
+    # Pertinence with ages: the game for 5–7 year olds (a 38-year-old plays too) after the one that fits all.
     assert search("ages=6,9,38&duree_max=35&tag=cooperatif&disponible=oui") == [
-        "La chasse aux monstres",
         "Le Château des Dragons",
+        "La chasse aux monstres",
     ]
     assert search("ages=6,9,38&duree_max=20") == ["La chasse aux monstres"]
     assert search("q=bauza&joueurs=6") == ["7 Wonders"]
