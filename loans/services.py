@@ -409,38 +409,30 @@ def loan_renew(*, loan: Loan) -> Loan:
     return loan
 
 
-@transaction.atomic
-def loan_return(
+@dataclass
+class PiecesCheck:
+    """What a pieces check recorded: pieces found missing now, pieces back, pieces still missing."""
+
+    new: list[MissingPiece]
+    recovered: list[MissingPiece]
+    still_missing: list[MissingPiece]
+
+    @property
+    def pieces_missing(self) -> bool:
+        return bool(self.new or self.still_missing)
+
+
+def pieces_check_record(
     *,
-    loan: Loan,
+    copy: Copy,
+    missing: Iterable[tuple[Component, int]],
+    recovered: Iterable[MissingPiece],
     staff: AbstractBaseUser,
-    missing: Iterable[tuple[Component, int]] = (),
-    recovered: Iterable[MissingPiece] = (),
-    playable_anyway: bool = False,
-    waive_late_fee: bool = False,
-    waive_missing_pieces: bool = False,
-) -> ReturnResult:
-    """Take a copy back after its pieces were checked.
-
-    `missing` lists the pieces found missing now (component, how many); `recovered` the pieces known
-    missing that came back in the box. Missing pieces make the copy incomplete unless the librarian
-    finds it `playable_anyway`. A copy that can go out again is set aside for the first waiting hold.
-    The membership type's late fee and missing pieces' prices are charged, or recorded as waived when
-    the clerk waives them; pieces that came back are credited back.
-    """
-    loan = (
-        Loan.objects.select_for_update(of=("self",)).select_related("member__membership_type").get(pk=loan.pk)
-    )
-    if not loan.is_open:
-        _refuse(
-            _("Ce prêt est déjà clôturé : l'exemplaire a été rendu le %(date)s."),
-            code="not_on_loan",
-            date=short_date(timezone.localdate(loan.returned_at)),
-        )
-    copy = _lock_game_and_copy(loan.copy_id)
+    now: datetime.datetime,
+    loan: Loan | None = None,
+) -> PiecesCheck:
+    """Record the pieces check of a locked copy coming back (from a loan, or from a table: no loan)."""
     game = copy.game
-    now = timezone.now()
-
     components = {component.pk: component for component in game.components.all()}
     known = {piece.pk: piece for piece in copy.missing_pieces.still_missing().select_for_update(of=("self",))}
     recovered_ids = set()
@@ -489,11 +481,54 @@ def loan_return(
         known[piece_id].recovered_at = now
         known[piece_id].recovered_by = staff
     MissingPiece.objects.bulk_update([known[pk] for pk in recovered_ids], ["recovered_at", "recovered_by"])
-    MissingPiece.objects.bulk_create(new_pieces)
+    new_pieces = MissingPiece.objects.bulk_create(new_pieces)
+    return PiecesCheck(
+        new=new_pieces,
+        recovered=[known[pk] for pk in sorted(recovered_ids)],
+        still_missing=still_known,
+    )
+
+
+@transaction.atomic
+def loan_return(
+    *,
+    loan: Loan,
+    staff: AbstractBaseUser,
+    missing: Iterable[tuple[Component, int]] = (),
+    recovered: Iterable[MissingPiece] = (),
+    playable_anyway: bool = False,
+    waive_late_fee: bool = False,
+    waive_missing_pieces: bool = False,
+) -> ReturnResult:
+    """Take a copy back after its pieces were checked.
+
+    `missing` lists the pieces found missing now (component, how many); `recovered` the pieces known
+    missing that came back in the box. Missing pieces make the copy incomplete unless the librarian
+    finds it `playable_anyway`. A copy that can go out again is set aside for the first waiting hold.
+    The membership type's late fee and missing pieces' prices are charged, or recorded as waived when
+    the clerk waives them; pieces that came back are credited back.
+    """
+    loan = (
+        Loan.objects.select_for_update(of=("self",)).select_related("member__membership_type").get(pk=loan.pk)
+    )
+    if not loan.is_open:
+        _refuse(
+            _("Ce prêt est déjà clôturé : l'exemplaire a été rendu le %(date)s."),
+            code="not_on_loan",
+            date=short_date(timezone.localdate(loan.returned_at)),
+        )
+    copy = _lock_game_and_copy(loan.copy_id)
+    game = copy.game
+    now = timezone.now()
+
+    check = pieces_check_record(
+        copy=copy, missing=missing, recovered=recovered, staff=staff, now=now, loan=loan
+    )
+    new_pieces = check.new
     credits = [
         credit
-        for piece_id in sorted(recovered_ids)
-        for credit in ledger.missing_piece_credit_back(missing_piece=known[piece_id], staff=staff)
+        for piece in check.recovered
+        for credit in ledger.missing_piece_credit_back(missing_piece=piece, staff=staff)
     ]
     charges = _return_fees(
         loan=loan,
@@ -504,7 +539,7 @@ def loan_return(
         waive_missing_pieces=waive_missing_pieces,
     )
 
-    pieces_missing = bool(new_pieces or still_known)
+    pieces_missing = check.pieces_missing
     if not pieces_missing:
         loan.return_check = Loan.ReturnCheck.COMPLETE
     elif playable_anyway:
@@ -515,7 +550,7 @@ def loan_return(
     loan.returned_by = staff
     loan.save(update_fields=["returned_at", "returned_by", "return_check"])
 
-    _copy_set_completeness(copy, complete=not pieces_missing or playable_anyway)
+    copy_set_completeness(copy, complete=not pieces_missing or playable_anyway)
     copy_playable_store(copy)  # issue 14: the table sizes an incomplete copy still allows, for the search
     hold = _hold_serve_next(copy=copy, now=now) if copy.status_allows_lending else None
     waiting = None
@@ -641,7 +676,7 @@ def lost_game_price(loan: Loan) -> Decimal:
     return loan.copy.replacement_value
 
 
-def _copy_set_completeness(copy: Copy, *, complete: bool) -> None:
+def copy_set_completeness(copy: Copy, *, complete: bool) -> None:
     """Move a copy between on the shelf and incomplete; other statuses are the librarian's business."""
     if complete and copy.status == Copy.Status.INCOMPLETE:
         copy.status = Copy.Status.ON_SHELF
@@ -671,7 +706,7 @@ def missing_piece_recover(*, missing_piece: MissingPiece, staff: AbstractBaseUse
     if copy.missing_pieces.still_missing().exists():
         copy_playable_store(copy)  # issue 14: fewer pieces missing may allow more tables
         return None
-    _copy_set_completeness(copy, complete=True)
+    copy_set_completeness(copy, complete=True)
     copy_playable_store(copy)
     if _copy_is_free(copy) and not Hold.objects.ready().filter(copy=copy).exists():
         return _hold_serve_next(copy=copy, now=now)

@@ -203,56 +203,12 @@ def table_return(
         )
     copy = Copy.objects.select_related("game").select_for_update(of=("game", "self")).get(pk=use.copy_id)
     now = timezone.now()
-    components = {component.pk: component for component in copy.game.components.all()}
-    known = {piece.pk: piece for piece in copy.missing_pieces.still_missing().select_for_update(of=("self",))}
-    recovered_ids = set()
-    for piece in recovered:
-        if piece.pk not in known:
-            _refuse(
-                _("Cette pièce n'est pas notée comme manquante dans « %(game)s » (%(barcode)s)."),
-                code="not_missing",
-                on="recovered",
-                game=copy.game.title,
-                barcode=copy.barcode,
-            )
-        recovered_ids.add(piece.pk)
-    still_known = [piece for pk, piece in known.items() if pk not in recovered_ids]
-    new_pieces = []
-    for component, quantity in missing:
-        if not quantity:
-            continue
-        if component.pk not in components:
-            _refuse(
-                _("« %(piece)s » n'est pas une pièce de « %(game)s »."),
-                code="wrong_component",
-                on="missing",
-                piece=component.label,
-                game=copy.game.title,
-            )
-        expected = components[component.pk].quantity - sum(
-            piece.quantity for piece in still_known if piece.component_id == component.pk
-        )
-        if quantity < 0 or quantity > expected:
-            _refuse(
-                _(
-                    "Il ne peut pas manquer plus de %(count)s × « %(piece)s » : c'est ce que la boîte devait contenir."
-                ),
-                code="too_many_missing",
-                on="missing",
-                count=expected,
-                piece=component.label,
-            )
-        new_pieces.append(MissingPiece(copy=copy, component=component, quantity=quantity, recorded_at=now))
-
-    for piece_id in recovered_ids:
-        known[piece_id].recovered_at = now
-        known[piece_id].recovered_by = staff
-    MissingPiece.objects.bulk_update([known[pk] for pk in recovered_ids], ["recovered_at", "recovered_by"])
-    new_pieces = MissingPiece.objects.bulk_create(new_pieces)
+    check = loans.pieces_check_record(copy=copy, missing=missing, recovered=recovered, staff=staff, now=now)
+    new_pieces = check.new
     if new_pieces:
         use.missing_pieces.add(*new_pieces)
 
-    pieces_missing = bool(new_pieces or still_known)
+    pieces_missing = check.pieces_missing
     if not pieces_missing:
         use.return_check = TableUse.ReturnCheck.COMPLETE
     elif playable_anyway:
@@ -263,13 +219,7 @@ def table_return(
     use.returned_by = staff
     use.save(update_fields=["returned_at", "returned_by", "return_check"])
 
-    complete = not pieces_missing or playable_anyway
-    if complete and copy.status == Copy.Status.INCOMPLETE:
-        copy.status = Copy.Status.ON_SHELF
-        copy.save(update_fields=["status", "updated_at"])
-    elif not complete and copy.status == Copy.Status.ON_SHELF:
-        copy.status = Copy.Status.INCOMPLETE
-        copy.save(update_fields=["status", "updated_at"])
+    loans.copy_set_completeness(copy, complete=not pieces_missing or playable_anyway)
     copy_playable_store(copy)  # the table sizes an incomplete copy still allows, for the family search
     hold = loans.copy_back_on_shelf(copy=copy)
     return TableReturnResult(table_use=use, missing=new_pieces, hold=hold)
