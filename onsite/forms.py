@@ -81,13 +81,13 @@ class TableReturnForm(forms.Form):
             expected = component.quantity - already[component.pk]
             name = f"missing_{component.pk}"
             self.fields[name] = forms.IntegerField(
-                label=_("manquant(s)"), min_value=0, max_value=expected, initial=0, required=False
+                label=_("combien manquent"), min_value=0, max_value=expected, initial=0, required=False
             )
             self.lines.append({"component": component, "expected": expected, "missing": self[name]})
         self.recovered_lines = []
         for piece in known_missing:
             name = f"recovered_{piece.pk}"
-            self.fields[name] = forms.BooleanField(label=_("rapportée(s) dans la boîte"), required=False)
+            self.fields[name] = forms.BooleanField(label=_("de retour dans la boîte"), required=False)
             self.recovered_lines.append({"piece": piece, "field": self[name]})
         if known_missing:
             self.fields["playable_anyway"].initial = True

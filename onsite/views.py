@@ -111,7 +111,7 @@ def visit_create(request: HttpRequest, pk: int) -> HttpResponse:
             who = visit.member.name if visit.member else _("Famille non adhérente")
             messages.success(
                 request,
-                _("%(who)s : %(children)s enfant(s), %(adults)s adulte(s).")
+                _("%(who)s — enfants : %(children)s, adultes : %(adults)s.")
                 % {"who": who, "children": visit.children, "adults": visit.adults},
             )
             return redirect(session)
@@ -208,7 +208,7 @@ def session_close(request: HttpRequest, pk: int) -> HttpResponse:
             attendance = session.attendance()
             messages.success(
                 request,
-                _("Séance fermée : %(families)s famille(s), %(children)s enfant(s), %(adults)s adulte(s).")
+                _("Séance fermée — familles : %(families)s, enfants : %(children)s, adultes : %(adults)s.")
                 % attendance,
             )
             return redirect("onsite:session-list")

@@ -52,7 +52,7 @@ def test_a_volunteer_runs_an_on_site_session_from_opening_to_closing(page, live_
     page.fill("#id_adults", "1")
     page.focus("#id_card")
     scan(page, "M0001")
-    assert "Alex Tartempion : 2 enfant(s), 1 adulte(s)." in page.locator(".messages").inner_text()
+    assert "Alex Tartempion — enfants : 2, adultes : 1." in page.locator(".messages").inner_text()
     # Then a family that is not a member.
     page.check("#id_non_member")
     page.fill("#id_children", "3")
@@ -99,7 +99,7 @@ def test_a_volunteer_runs_an_on_site_session_from_opening_to_closing(page, live_
     assert "Tous les jeux sont rentrés." in page.locator("main").inner_text()
     with page.expect_navigation():
         page.click("button:has-text('Fermer la séance')")
-    assert "Séance fermée : 2 famille(s), 5 enfant(s), 3 adulte(s)." in page.locator(".messages").inner_text()
+    assert "Séance fermée — familles : 2, enfants : 5, adultes : 3." in page.locator(".messages").inner_text()
 
     session = Session.objects.get()
     assert session.closed_at is not None
