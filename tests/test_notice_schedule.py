@@ -246,7 +246,7 @@ def test_a_family_that_chose_english_is_written_to_in_english(staff_user):
     message = mail.outbox[0]
     assert message.subject == "Toy library: Games overdue"
     assert "Hello Charlie Machin," in message.body
-    assert "“7 Wonders” (barcode 91233): due back on Tuesday 03/02/2027, 8 days late" in message.body
+    assert "“7 Wonders” (barcode 91233): due back on Tuesday 02/03/2027, 8 days late" in message.body
     assert Notice.objects.get().language == "en"
 
 
