@@ -15,6 +15,8 @@ PHONE = {"width": 390, "height": 844}
 
 def scan(page, code: str) -> None:
     """What a USB barcode scanner does: type into the focused box, then Enter."""
+    # A scanner types into whatever has the focus: wait for the page's box to have it (autofocus).
+    page.wait_for_function("document.activeElement && document.activeElement.tagName === 'INPUT'")
     page.keyboard.type(code)
     with page.expect_navigation():
         page.keyboard.press("Enter")
