@@ -8,20 +8,8 @@ import pytest
 
 from catalogue.models import Copy
 from loans.models import Loan, MissingPiece
+from tests.desk_browser import focused_id, scan
 from tests.loan_helpers import make_copy, make_game, make_member
-
-
-def scan(page, code: str) -> None:
-    """What a USB barcode scanner does: type into the focused box, then Enter."""
-    # A scanner types into whatever has the focus: wait for the page's box to have it (autofocus).
-    page.wait_for_function("document.activeElement && document.activeElement.tagName === 'INPUT'")
-    page.keyboard.type(code)
-    with page.expect_navigation():
-        page.keyboard.press("Enter")
-
-
-def focused_id(page) -> str:
-    return page.evaluate("document.activeElement && document.activeElement.id")
 
 
 @pytest.mark.browser

@@ -8,22 +8,10 @@ from django.utils import timezone
 
 from loans import services
 from loans.models import Loan
+from tests.desk_browser import focused_id, scan
 from tests.loan_helpers import make_copy, make_desk_world, make_game, make_member
 
 PHONE = {"width": 390, "height": 844}
-
-
-def scan(page, code: str) -> None:
-    """What a USB barcode scanner does: type into the focused box, then Enter."""
-    # A scanner types into whatever has the focus: wait for the page's box to have it (autofocus).
-    page.wait_for_function("document.activeElement && document.activeElement.tagName === 'INPUT'")
-    page.keyboard.type(code)
-    with page.expect_navigation():
-        page.keyboard.press("Enter")
-
-
-def focused_id(page) -> str:
-    return page.evaluate("document.activeElement && document.activeElement.id")
 
 
 def log_in(page, live_server, user, path: str = "/comptoir/") -> None:
