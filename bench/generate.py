@@ -399,6 +399,7 @@ def generate(games: int, copies: int, members: int, loans: int, seed: int) -> No
             "online_url",
             "created_at",
             "updated_at",
+            "image",
         ]
         game_rows, authorships, credits, game_tags, game_langs, components = (
             Copier(cursor, "catalogue_game", game_cols),
@@ -446,6 +447,7 @@ def generate(games: int, copies: int, members: int, loans: int, seed: int) -> No
                 "",
                 now,
                 now,
+                "",
             )
             for position, author in enumerate(
                 rng.sample(range(1, len(author_names) + 1), rng.choice([1, 1, 1, 2, 2, 3]))
@@ -473,7 +475,11 @@ def generate(games: int, copies: int, members: int, loans: int, seed: int) -> No
         table("catalogue_publishercredit", ["id", "game_id", "publisher_id", "position"], credits)
         table("catalogue_game_tags", ["id", "game_id", "tag_id"], game_tags)
         table("catalogue_game_languages", ["id", "game_id", "language_id"], game_langs)
-        table("catalogue_component", ["id", "game_id", "position", "quantity", "label"], components)
+        table(
+            "catalogue_component",
+            ["id", "game_id", "position", "quantity", "label", "rules_key"],
+            [(*component, "") for component in components],
+        )
         print(
             f"{games} games, {len(authorships)} credits, {len(game_tags)} tags, {len(components)} pieces: {time.perf_counter() - started:.0f}s"
         )
@@ -496,6 +502,7 @@ def generate(games: int, copies: int, members: int, loans: int, seed: int) -> No
                 "notes",
                 "created_at",
                 "updated_at",
+                "playable_tables",
             ],
         )
         copy_status = {}
@@ -515,6 +522,7 @@ def generate(games: int, copies: int, members: int, loans: int, seed: int) -> No
                 "",
                 now,
                 now,
+                0,
             )
         copy_rows.flush()
         print(f"{copies} copies: {time.perf_counter() - started:.0f}s")
@@ -539,8 +547,14 @@ def generate(games: int, copies: int, members: int, loans: int, seed: int) -> No
                 "notify_hold_ready",
                 "hold_expiring_days",
                 "membership_expiring_days",
+                "late_loans",
+                "loan_fee",
+                "late_fee_per_day",
+                "charge_missing_pieces",
+                "charge_lost_games",
+                "debt_limit",
             ],
-            [(1, "Famille", 365, "20.00", 5, 21, 1, 3, 7, 21, 42, True, 2, 30)],
+            [(1, "Famille", 365, "20.00", 5, 21, 1, 3, 7, 21, 42, True, 2, 30, "warn", "0", "0", False, False, "0")],
         )
         # The families' contact details and membership dates come from their own generator, so that the
         # loans drawn after them are those of earlier versions of this script.
