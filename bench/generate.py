@@ -554,7 +554,30 @@ def generate(games: int, copies: int, members: int, loans: int, seed: int) -> No
                 "charge_lost_games",
                 "debt_limit",
             ],
-            [(1, "Famille", 365, "20.00", 5, 21, 1, 3, 7, 21, 42, True, 2, 30, "warn", "0", "0", False, False, "0")],
+            [
+                (
+                    1,
+                    "Famille",
+                    365,
+                    "20.00",
+                    5,
+                    21,
+                    1,
+                    3,
+                    7,
+                    21,
+                    42,
+                    True,
+                    2,
+                    30,
+                    "warn",
+                    "0",
+                    "0",
+                    False,
+                    False,
+                    "0",
+                )
+            ],
         )
         # The families' contact details and membership dates come from their own generator, so that the
         # loans drawn after them are those of earlier versions of this script.

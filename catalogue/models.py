@@ -210,6 +210,10 @@ class Game(models.Model):
     # and tags (trigger of migration 0003_search_triggers_and_lexicon) whatever writes the game; Python
     # never sets it. See catalogue/search.py.
     search_vector = SearchVectorField(editable=False, null=True)
+    # How often the game was lent over the last twelve months: the sort by popularity. The lending app
+    # counts it in the daily run (loans.services.popularity_count), so that a search sorted by it walks
+    # an index instead of counting a year of loans per game.
+    loans_last_year = models.PositiveIntegerField(_("prêts sur douze mois"), default=0, editable=False)
 
     objects = GameQuerySet.as_manager()
 
@@ -246,6 +250,8 @@ class Game(models.Model):
             # text): the first page comes in index order. Its covering index for counts and facets is
             # PostgreSQL-only, in migration 0003_search_triggers_and_lexicon.
             models.Index(fields=["title", "id"], name="catalogue_game_title_idx"),
+            # The sort by popularity (GameQuerySet.sorted_by("popularite")), in index order too.
+            models.Index(F("loans_last_year").desc(), "title", "id", name="catalogue_game_popularity_idx"),
         ]
 
     def __str__(self) -> str:

@@ -5,9 +5,10 @@ and each registers here, from its `AppConfig.ready()`, what the catalogue shows 
 
 - **Circulation** (the loans app): where the copies are. A copy's status (on the shelf, in repair…)
   is the catalogue's; whether it is out on loan, kept at the desk for a family's hold, when it is due
-  back and how often it was lent is the lending app's. Its methods return query expressions, from
-  which `Copy.objects.available()`, `with_availability()`, the search's « disponible » filter and
-  its sort by popularity are built: a search stays the same single query.
+  back is the lending app's. Its methods return query expressions, from which
+  `Copy.objects.available()`, `with_availability()` and the search's « disponible » filter are built:
+  a search stays the same single query. (How often a game was lent, its popularity, the lending app
+  writes on the game itself once a day: `Game.loans_last_year`.)
 - **Elsewhere** (the on-site play app): copies taken out of the shelves for another reason than a
   loan, e.g. to a table during an opening session. Each registers a query expression (true for the
   copy `OuterRef("pk")` while it is away) and a label saying where it is: such a copy is not
@@ -25,11 +26,10 @@ and each registers here, from its `AppConfig.ready()`, what the catalogue shows 
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
 
 from django.core.exceptions import ImproperlyConfigured
-from django.db.models import Expression, QuerySet
+from django.db.models import Expression
 
 if TYPE_CHECKING:
     from .models import Copy, Game
@@ -46,9 +46,6 @@ class Circulation(Protocol):
 
     def due_on(self) -> Expression:
         """Annotation of a copy queryset: the date the copy is due back, None when it is not out."""
-
-    def lendings(self, since: datetime) -> QuerySet:
-        """The copies of the game `OuterRef("pk")`, one row per loan since `since`."""
 
 
 _circulation: Circulation | None = None

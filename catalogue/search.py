@@ -14,8 +14,6 @@ On PostgreSQL the database keeps the search machinery up to date itself, whateve
 On SQLite (a newcomer's first run) the text query falls back to `icontains`, without typo tolerance.
 """
 
-from datetime import timedelta
-
 from django.contrib.postgres.expressions import ArraySubquery
 from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.lookups import DataContains
@@ -24,16 +22,18 @@ from django.core.exceptions import EmptyResultSet
 from django.db import connections, models
 from django.db.models import Count, Exists, ExpressionWrapper, F, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
-from django.utils import timezone
 
 from .registry import circulation
 
 SEARCH_CONFIG = "french_unaccent"
 # Shorter words are never corrected: one letter off in three is another word, not a typo.
 FUZZY_MIN_LENGTH = 4
-POPULARITY_WINDOW = timedelta(days=365)
 # The most frequent tags a search offers to narrow it.
 FACET_TAGS = 30
+# A search counts its games exactly up to this many, then only says "more than" (as search engines
+# do): "more than 1,000 games" helps a family as much as "13,112", and the cost of a search then grows
+# with the page, not with the catalogue. Its facets are those of the first games found, as many.
+EXACT_COUNT_LIMIT = 1000
 # Long texts a search result does not show.
 LONG_FIELDS = ("rules_summary", "contents", "pedagogical_analysis", "search_vector")
 
@@ -246,12 +246,6 @@ class GameSearchMixin:
             available_count=_count(Copy.objects.available().filter(game=OuterRef("pk"))),
         )
 
-    def with_popularity(self, since=None):
-        """Annotate `popularity`: the number of loans of the game's copies since `since` (12 months)."""
-        since = since or timezone.now() - POPULARITY_WINDOW
-        # The lending app's loans, counted per game (catalogue/registry.py).
-        return self.annotate(popularity=_count(circulation().lendings(since)))
-
     def fitting_ages(self, ages: list[int]):
         """Annotate `fits_everyone`: false when the game's upper age is below the oldest at the table.
 
@@ -274,25 +268,29 @@ class GameSearchMixin:
         if key == "duree":
             return self.order_by(F("duration_minutes").asc(nulls_last=True), "title", "pk")
         if key == "popularite":
-            return self.with_popularity().order_by("-popularity", "title", "pk")
+            # Counted once a day by the lending app (Game.loans_last_year), not per search.
+            return self.order_by("-loans_last_year", "title", "pk")
         return self.order_by("title", "pk")
 
     def facets(self) -> dict:
         """How many games there are, and how many fall in each category and carry each tag.
 
-        `{"count": n, "categories": [{"code", "label", "count"}…], "tags": [{"slug", "name", "count"}…]}`,
-        most frequent first (only the FACET_TAGS most frequent tags). On PostgreSQL one query reads the
-        games once (from the covering index when there is no text query) for the three counts.
+        `{"count": n, "count_exact": bool, "categories": [{"code", "label", "count"}…], "tags": [{"slug",
+        "name", "count"}…]}`, most frequent first (only the FACET_TAGS most frequent tags). On PostgreSQL
+        one query reads the games once (from the covering index when there is no text query) for the
+        three counts, and stops after EXACT_COUNT_LIMIT games: past it, `count_exact` is false, `count`
+        is the limit, and the categories and tags are counted among the games read.
         """
         from .models import Tag
 
         games = self.order_by()
         if self._on_postgresql():
             columns = games.annotate(tag_ids=TagIds()).values("category_id", "tag_ids")
+            columns = columns[: EXACT_COUNT_LIMIT + 1]
             try:
                 sql, params = columns.query.sql_with_params()
             except EmptyResultSet:  # e.g. an ESAR group without any category yet
-                return {"count": 0, "categories": [], "tags": []}
+                return {"count": 0, "count_exact": True, "categories": [], "tags": []}
             with connections[self.db].cursor() as cursor:
                 cursor.execute(FACETS_SQL.format(games=sql), params)
                 rows = cursor.fetchall()
@@ -309,7 +307,10 @@ class GameSearchMixin:
                 if key and key > 0
             ]
             tags = sorted(tags, key=lambda facet: (-facet["count"], facet["name"]))[:FACET_TAGS]
-        else:
+            exact = count <= EXACT_COUNT_LIMIT
+            count = min(count, EXACT_COUNT_LIMIT)
+        else:  # SQLite, a first run's small catalogue: everything counted
+            exact = True
             count = games.count()
             categories = list(
                 games.filter(category__isnull=False)
@@ -324,6 +325,7 @@ class GameSearchMixin:
             )
         return {
             "count": count,
+            "count_exact": exact,
             "categories": sorted(categories, key=lambda facet: (-facet["count"], facet["code"])),
             "tags": tags,
         }

@@ -184,6 +184,14 @@ class TagFacetSerializer(serializers.Serializer):
 class FacetsSerializer(serializers.Serializer):
     """How many games of the current search fall in each category and carry each tag."""
 
-    count = serializers.IntegerField(help_text=_("Nombre de jeux trouvés."))
+    count = serializers.IntegerField(
+        help_text=_("Nombre de jeux trouvés, jusqu'à 1 000 : au-delà, count_exact est faux.")
+    )
+    count_exact = serializers.BooleanField(
+        help_text=_(
+            "Vrai si count est le nombre exact de jeux. Faux : il y en a davantage, et les catégories et "
+            "mots-clés sont comptés parmi les 1 000 premiers trouvés."
+        )
+    )
     categories = CategoryFacetSerializer(many=True)
     tags = TagFacetSerializer(many=True)

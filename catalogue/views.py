@@ -4,6 +4,7 @@ from django.core.paginator import Paginator
 from django.db.models import Subquery
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils import formats
 from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -23,15 +24,11 @@ from .forms import BoxStickerForm, LabelSheetForm
 from .labels import code128, label_sheets
 from .models import Category, Copy, Game
 from .registry import notice_links
+from .search import EXACT_COUNT_LIMIT
 from .serializers import CopyWithGameSerializer, FacetsSerializer, GameDetailSerializer, GameSerializer
 
 # The page /jeux/ and the API's game lists.
 GAMES_PER_PAGE = 20
-# An API result list counts its games exactly up to this many, then only says "more than" (as search
-# engines do): "more than 1,000 games" helps a family as much as "13,112", and counting stops early
-# instead of reading every match. The page /jeux/ and the facets count exactly (they read every
-# match anyway, for the category and tag counts).
-EXACT_COUNT_LIMIT = 1000
 MAX_COUNT_LIMIT = 10**9
 
 
@@ -51,7 +48,8 @@ class LimitedCountPaginator(GamePaginator):
 
     count_limit: int | None = None  # None: count them all (as for `page=last`)
 
-    def page(self, number):
+    def validate_number(self, number):
+        # page() and get_page() both start here, before anything counts.
         if "count" not in self.__dict__:
             try:
                 end = int(number) * self.per_page
@@ -60,7 +58,7 @@ class LimitedCountPaginator(GamePaginator):
             # A page far beyond any catalogue is refused by validate_number; counting up to it would
             # overflow PostgreSQL's bigint LIMIT.
             self.count_limit = max(EXACT_COUNT_LIMIT, min(end, MAX_COUNT_LIMIT)) + 1
-        return super().page(number)
+        return super().validate_number(number)
 
     @cached_property
     def count(self) -> int:
@@ -263,13 +261,17 @@ def game_list(request: HttpRequest) -> HttpResponse:
         return render(request, "catalogue/game_list.html", context, status=400)
     games = filterset.qs
     facets = _facet_links(request, filterset, games.facets())
-    paginator = GamePaginator(games.for_result_list(), GAMES_PER_PAGE)
-    paginator.count = facets["count"]  # counted with the facets, in the same scan
+    paginator = LimitedCountPaginator(games.for_result_list(), GAMES_PER_PAGE)
+    if facets["count_exact"]:
+        paginator.count = facets["count"]  # counted with the facets, in the same scan
     page = paginator.get_page(request.GET.get("page"))
     context.update(
         page=page,
+        # « Plus de 1 000 jeux » (a non-breaking space in French), when the count stopped.
+        more_than=formats.number_format(paginator.shown_count, force_grouping=True),
         category_groups=facets["esar_groups"],
         tag_facets=facets["tags"],
+        facets_exact=facets["count_exact"],
         criteria=_criteria_summary(filterset.form.cleaned_data),
         suggestions=_relax_suggestions(request, filterset.form.cleaned_data) if not facets["count"] else [],
     )

@@ -1,20 +1,16 @@
 """Where copies are, as the catalogue shows it: told through its registry (catalogue/registry.py).
 
-Registered by `LoansConfig.ready()`: the catalogue's availability, due dates and popularity are
-built from these expressions, on the loans' and holds' own QuerySet methods.
+Registered by `LoansConfig.ready()`: the catalogue's availability and due dates are built from
+these expressions, on the loans' and holds' own QuerySet methods.
 """
 
-from datetime import datetime
-
-from django.db.models import Exists, Expression, Min, OuterRef, Q, QuerySet
-
-from catalogue.models import Copy
+from django.db.models import Exists, Expression, Min, OuterRef, Q
 
 from .models import Hold, Loan
 
 
 class LoansCirculation:
-    """Open loans take a copy out, ready holds keep it at the desk; past loans make a game popular."""
+    """Open loans take a copy out, ready holds keep it at the desk."""
 
     def on_loan(self) -> Expression:
         # (NOT) EXISTS: one probe of the partial unique index of open loans.
@@ -25,6 +21,3 @@ class LoansCirculation:
 
     def due_on(self) -> Expression:
         return Min("loans__due_on", filter=Q(loans__returned_at__isnull=True))
-
-    def lendings(self, since: datetime) -> QuerySet:
-        return Copy.objects.filter(game=OuterRef("pk"), loans__lent_at__gte=since)

@@ -162,6 +162,7 @@ def load(*, stdout) -> None:
         except ValidationError as refusal:
             stdout.write(f"  {member.name}: demo loans skipped ({' '.join(refusal.messages)})")
 
+    services.popularity_count(today=today)  # the daily run's count, for the sort by popularity
     stdout.write(
         f"  {Member.objects.count()} member families, {Loan.objects.open().count()} open loans "
         f"({Loan.objects.overdue().count()} late)."

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.core.management import call_command
 
-from catalogue import views
+from catalogue import search, views
 from catalogue.models import Copy, Game
 from tests.search_helpers import add_games, family_catalogue, make_game, titles
 
@@ -157,6 +157,7 @@ def test_facets_count_categories_and_tags_of_a_search(client, catalogue):
     assert response.status_code == 200
     assert response.json() == {
         "count": 2,
+        "count_exact": True,
         "categories": [{"code": "A 407", "label": "jeu de hasard", "count": 2}],
         "tags": [
             {"slug": "cooperatif", "name": "Coopératif", "count": 2},
@@ -176,6 +177,21 @@ def test_facets_count_the_games_without_a_category_in_the_total_only(client, cat
         {"slug": "cooperatif", "name": "Coopératif", "count": 2},
         {"slug": "memoire", "name": "Mémoire", "count": 2},
     ]
+
+
+@pytest.mark.postgresql
+def test_the_facets_of_a_broad_search_stop_at_the_limit_and_count_the_games_read(client, db, monkeypatch):
+    # "More than 1,000 games" at full scale; a limit of 30 here, with 45 games of one category.
+    monkeypatch.setattr(search, "EXACT_COUNT_LIMIT", 30)
+    add_games(45)
+    facets = client.get(f"{GAMES}facets/", {"ages": "6,8"}).json()
+    assert (facets["count"], facets["count_exact"]) == (30, False)
+    # Counted among the games read: the limit and one more, which tells that there are more.
+    assert facets["categories"] == [{"code": "A 406", "label": "jeu de stratégie", "count": 31}]
+    assert [tag["count"] for tag in facets["tags"]] == [31, 31]
+    # A narrower search is counted exactly.
+    narrow = client.get(f"{GAMES}facets/", {"q": "partie 007"}).json()
+    assert (narrow["count"], narrow["count_exact"]) == (1, True)
 
 
 def test_the_api_is_read_only_for_everyone(client, catalogue, staff_user):

@@ -1,10 +1,16 @@
 """The family search's filters (one FilterSet for the page and the API), one by one and combined."""
 
+import datetime
+import io
+
 import pytest
+from django.core.management import call_command
 from django.http import QueryDict
+from django.utils import timezone
 
 from catalogue.filters import GameFilter
 from catalogue.models import Author, Copy, Game, Location, Tag
+from loans.services import popularity_count
 from tests.search_helpers import family_catalogue, lend, make_copy, make_game
 
 
@@ -188,6 +194,8 @@ def test_sort_by_popularity_counts_the_loans_of_the_last_twelve_months(catalogue
     biblios_copy = Copy.objects.get(barcode="90901")
     for days_ago in (400, 500, 600):  # long ago: these do not count
         lend(biblios_copy, days_ago=days_ago, returned=True)
+    # The daily run counts them (run_daily's count_popularity step).
+    call_command("run_daily", stdout=io.StringIO())
     # Quarto 3 loans; Le Château and 7 Wonders 1 each (their open loans); the others none.
     assert search("tri=popularite") == [
         "Quarto",
@@ -197,6 +205,20 @@ def test_sort_by_popularity_counts_the_loans_of_the_last_twelve_months(catalogue
         "La chasse aux monstres",
         "Les colons de Catane",
     ]
+
+
+def test_the_count_of_popularity_forgets_loans_older_than_a_year_and_writes_nothing_twice(catalogue):
+    quarto_copy = Copy.objects.get(barcode="90468")
+    lend(quarto_copy, days_ago=360, returned=True)
+    lend(quarto_copy, days_ago=100, returned=True)
+    today = timezone.localdate()
+    assert popularity_count(today=today).startswith("3 game(s)")  # Quarto, and the two open loans
+    assert Game.objects.get(pk=catalogue.quarto.pk).loans_last_year == 2
+    assert popularity_count(today=today).startswith("0 game(s)")
+    # Ten days later the loan of 360 days ago is more than a year old: Quarto falls back to one loan.
+    popularity_count(today=today + datetime.timedelta(days=10))
+    assert Game.objects.get(pk=catalogue.quarto.pk).loans_last_year == 1
+    assert search("tri=popularite")[0] != "Quarto"
 
 
 def test_the_search_document_follows_renamed_authors_and_new_tags(catalogue):

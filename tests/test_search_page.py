@@ -6,6 +6,7 @@ from html import unescape
 import pytest
 from django.urls import reverse
 
+from catalogue import search, views
 from tests.conftest import text_of
 from tests.search_helpers import add_games, category, family_catalogue, make_game
 
@@ -105,6 +106,25 @@ def test_a_search_that_finds_nothing_says_so(client, catalogue):
         "Aucun jeu ne correspond à tous ces critères. En en laissant un de côté : sans le texte recherché : 6 jeux"
         in page
     )
+
+
+@pytest.mark.postgresql
+def test_a_broad_search_says_more_than_the_limit_without_facet_counts_and_still_pages(
+    client, db, monkeypatch
+):
+    # "Plus de 1 000 jeux" at full scale; a limit of 30 here, with 45 games.
+    monkeypatch.setattr(search, "EXACT_COUNT_LIMIT", 30)
+    monkeypatch.setattr(views, "EXACT_COUNT_LIMIT", 30)
+    add_games(45)
+    response = client.get(URL, {"ages": "6,8"})
+    page = text_of(response)
+    assert "Plus de 30 jeux trouvés" in page
+    assert "jeu de stratégie" in page and 'class="count"' not in response.content.decode()
+    assert len(result_titles(response)) == 20
+    # The third page counts as far as itself: it knows it is the last.
+    last = client.get(URL, {"ages": "6,8", "page": "3"})
+    assert "45 jeux trouvés" in text_of(last) and len(result_titles(last)) == 5
+    assert not links(last, "next")
 
 
 def test_facets_count_categories_and_tags_of_the_current_search(client, catalogue):

@@ -4,7 +4,7 @@ import traceback
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
-from loans.services import holds_expire_past_pickup
+from loans.services import holds_expire_past_pickup, popularity_count
 from notices.services import notices_send
 from privacy.services import history_anonymise
 
@@ -14,13 +14,14 @@ STEPS = [
     ("expire_holds", holds_expire_past_pickup),
     ("send_notices", notices_send),
     ("anonymise_history", history_anonymise),
+    ("count_popularity", popularity_count),
 ]
 
 
 class Command(BaseCommand):
     help = (
         "Do the ludothèque's daily work: expire holds not collected, send the notices, anonymise old "
-        "history (run once a day)."
+        "history, count each game's loans of the year for the sort by popularity (run once a day)."
     )
 
     def add_arguments(self, parser):
