@@ -9,12 +9,18 @@ Kinds (the target, API search p95 <= 30 ms, is for the first four):
   texte+filtres   /api/games/?q=…&ages=…|joueurs=…|categorie=…|tag=…
   facettes        /api/games/facets/?…  (category and tag counts of an ages+time or text search)
 and, reported apart: "disponible" (an ages+time or text search with disponible=oui), the HTML page
-/jeux/?… (results and facets), the sort by popularity, and a game's notice /api/games/<slug>/. Requests go one at
-a time, in a shuffled but seeded order, after a warm-up; each must answer 200. A result list counts
-its games up to 1,000 only: "median results" then reads "> 1000".
+/jeux/?… (results and facets), the sort by popularity, a game's notice /api/games/<slug>/, its page
+/jeux/<slug>/ and a copy by barcode /api/copies/<barcode>/. Requests go one at a time, in a shuffled
+but seeded order, after a warm-up; each must answer 200. A result list counts its games up to 1,000
+only: "median results" then reads "> 1000".
+
+Requests ask for gzip, as browsers do (`--no-gzip`: not). With `--serve` the site runs with
+SERVER_TIMING=true: each answer says how long it spent in SQL (ludotheque/timing.py), printed per
+kind beside the request's own time ("sql p50", "× sql": the request's p50 over its SQL's p50).
 """
 
 import argparse
+import gzip
 import http.client
 import json
 import os
@@ -103,7 +109,9 @@ def family_ages(rng: random.Random) -> str:
     return ", ".join(str(age) for age in children + adults)
 
 
-def make_requests(rng: random.Random, count: int, slugs: list[str]) -> list[tuple[str, str]]:
+def make_requests(
+    rng: random.Random, count: int, slugs: list[str], barcodes: list[str]
+) -> list[tuple[str, str]]:
     """`count` requests of each kind, shuffled."""
     requests = []
     for _ in range(count):
@@ -131,6 +139,8 @@ def make_requests(rng: random.Random, count: int, slugs: list[str]) -> list[tupl
         requests.append(("page /jeux/", "/jeux/?" + urlencode(page)))
         requests.append(("tri popularité", "/api/games/?" + urlencode({**ages, "tri": "popularite"})))
         requests.append(("fiche d'un jeu", f"/api/games/{rng.choice(slugs)}/"))
+        requests.append(("page d'un jeu", f"/jeux/{rng.choice(slugs)}/"))
+        requests.append(("exemplaire", f"/api/copies/{rng.choice(barcodes)}/"))
     rng.shuffle(requests)
     return requests
 
@@ -140,10 +150,23 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
-def get(connection: http.client.HTTPConnection, path: str) -> tuple[int, bytes]:
-    connection.request("GET", path, headers={"Accept-Language": "fr"})
+GZIP = True
+
+
+def get(connection: http.client.HTTPConnection, path: str) -> tuple[int, bytes, float | None]:
+    """The status, the body (uncompressed) and the SQL time the site reported, in ms (or None)."""
+    headers = {"Accept-Language": "fr"} | ({"Accept-Encoding": "gzip"} if GZIP else {})
+    connection.request("GET", path, headers=headers)
     response = connection.getresponse()
-    return response.status, response.read()
+    body = response.read()
+    if response.getheader("Content-Encoding") == "gzip":
+        body = gzip.decompress(body)
+    sql = None
+    for metric in (response.getheader("Server-Timing") or "").split(","):
+        name, *fields = metric.strip().split(";")
+        if name == "db":
+            sql = float(next(f for f in fields if f.startswith("dur="))[4:])
+    return response.status, body, sql
 
 
 def serve(port: int) -> subprocess.Popen:
@@ -154,6 +177,7 @@ def serve(port: int) -> subprocess.Popen:
         "SECRET_KEY": "benchmark-only-secret-key-0123456789abcdefghijklmnopqrstuvwxyz",
         "ALLOWED_HOSTS": "127.0.0.1",
         "SECURE_SSL_REDIRECT": "false",
+        "SERVER_TIMING": "true",
     }
     python = str(ROOT / ".venv" / "bin" / "python")
     subprocess.run([python, "manage.py", "collectstatic", "--no-input", "-v0"], cwd=ROOT, env=env, check=True)
@@ -189,42 +213,55 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--kinds", help="comma-separated kinds to replay (default: all)")
     parser.add_argument("--slowest", type=int, default=0, help="also list the N slowest requests")
+    parser.add_argument("--no-gzip", action="store_true", help="do not ask for compressed answers")
     args = parser.parse_args()
+    global GZIP
+    GZIP = not args.no_gzip
     target = urlsplit(args.url)
     server = serve(target.port) if args.serve else None
     try:
         connection = http.client.HTTPConnection(target.hostname, target.port, timeout=30)
-        status, body = get(connection, "/api/games/facets/")
-        assert status == 200, f"/api/games/facets/ answered {status}"
-        total = json.loads(body)["count"]  # exact (a result list stops counting at 1,000)
-        status, body = get(connection, "/api/games/?tri=titre")
+        status, body, _ = get(connection, "/api/games/?tri=titre&page=last")
+        assert status == 200, f"/api/games/?page=last answered {status}"
+        total = json.loads(body)["count"]  # the last page counts them all
+        status, body, _ = get(connection, "/api/games/?tri=titre")
         slugs = [game["slug"] for game in json.loads(body)["results"]]
         for page in (50, 500, 2000):
-            status, body = get(connection, f"/api/games/?tri=titre&page={min(page, max(1, total // 20))}")
+            status, body, _ = get(connection, f"/api/games/?tri=titre&page={min(page, max(1, total // 20))}")
             slugs += [game["slug"] for game in json.loads(body)["results"]]
+        barcodes = []
+        for slug in slugs[::4]:
+            barcodes += [
+                copy["barcode"] for copy in json.loads(get(connection, f"/api/games/{slug}/")[1])["copies"]
+            ]
         rng = random.Random(args.seed)
         kinds = args.kinds.split(",") if args.kinds else None
-        for kind, path in make_requests(rng, args.warmup, slugs):
+        for kind, path in make_requests(rng, args.warmup, slugs, barcodes):
             if not kinds or kind in kinds:
                 get(connection, path)
         timings: dict[str, list[float]] = {}
+        sql_timings: dict[str, list[float]] = {}
         slowest: list[tuple[float, str]] = []
         results: dict[str, list[tuple[int, bool]]] = {}
-        for kind, path in make_requests(rng, args.requests, slugs):
+        for kind, path in make_requests(rng, args.requests, slugs, barcodes):
             if kinds and kind not in kinds:
                 continue
             started = time.perf_counter()
-            status, body = get(connection, path)
+            status, body, sql = get(connection, path)
             elapsed = (time.perf_counter() - started) * 1000
             assert status == 200, f"{path} answered {status}"
             timings.setdefault(kind, []).append(elapsed)
+            if sql is not None:
+                sql_timings.setdefault(kind, []).append(sql)
             slowest.append((elapsed, path))
             if path.startswith("/api/games/?") or path.startswith("/api/games/facets/"):
                 answer = json.loads(body)
                 # (count, capped): a list says "more than 1000" with count 1000 and count_exact false.
                 results.setdefault(kind, []).append((answer["count"], not answer.get("count_exact", True)))
         print(f"{total} games at {args.url}, {args.requests} requests per kind, one at a time")
-        print(f"{'kind':<16} {'p50':>7} {'p95':>7} {'p99':>7} {'max':>7}   median results")
+        print(
+            f"{'kind':<16} {'p50':>7} {'p95':>7} {'p99':>7} {'max':>7}  {'sql p50':>7} {'× sql':>5}  median results"
+        )
         for kind in [*TARGET_KINDS, *(k for k in timings if k not in TARGET_KINDS)]:
             values = timings.get(kind)
             if not values:
@@ -233,9 +270,13 @@ def main() -> None:
             if kind in results:
                 count, capped = sorted(results[kind])[len(results[kind]) // 2]
                 found = f"{'>' if capped else '':>3}{count:>5}"
+            sql = ""
+            if kind in sql_timings:
+                sql_p50 = percentile(sql_timings[kind], 0.5)
+                sql = f"{sql_p50:6.1f}ms {percentile(values, 0.5) / max(sql_p50, 0.01):5.1f}"
             print(
                 f"{kind:<16} {percentile(values, 0.5):6.1f}ms {percentile(values, 0.95):6.1f}ms "
-                f"{percentile(values, 0.99):6.1f}ms {max(values):6.1f}ms {found}"
+                f"{percentile(values, 0.99):6.1f}ms {max(values):6.1f}ms  {sql:>14} {found}"
             )
         api = [value for kind in TARGET_KINDS for value in timings.get(kind, [])]
         if api:

@@ -34,6 +34,8 @@ FACET_TAGS = 30
 # do): "more than 1,000 games" helps a family as much as "13,112", and the cost of a search then grows
 # with the page, not with the catalogue. Its facets are those of the first games found, as many.
 EXACT_COUNT_LIMIT = 1000
+# The order of a table's search without text: the games that fit everyone first, then by title.
+FITS_FIRST = (F("fits_everyone").desc(), "title", "pk")
 # Long texts a search result does not show.
 LONG_FIELDS = ("rules_summary", "contents", "pedagogical_analysis", "search_vector")
 
@@ -259,6 +261,8 @@ class GameSearchMixin:
     def sorted_by(self, key: str):
         """Order by a sort key of the search page (pertinence, titre, duree, popularite); title breaks ties."""
         if key == "pertinence":
+            if "fits_everyone" in self.query.annotations and "rank" not in self.query.annotations:
+                return self.order_by(*FITS_FIRST)  # paged by title index walks: GamePaginator
             order = []
             if "fits_everyone" in self.query.annotations:
                 order.append(F("fits_everyone").desc())

@@ -24,7 +24,7 @@ from .forms import BoxStickerForm, LabelSheetForm
 from .labels import code128, label_sheets
 from .models import Category, Copy, Game
 from .registry import notice_links
-from .search import EXACT_COUNT_LIMIT
+from .search import EXACT_COUNT_LIMIT, FITS_FIRST
 from .serializers import CopyWithGameSerializer, FacetsSerializer, GameDetailSerializer, GameSerializer
 
 # The page /jeux/ and the API's game lists.
@@ -37,9 +37,31 @@ class GamePaginator(Paginator):
 
     def page(self, number):
         page = super().page(number)
+        if tuple(self.object_list.query.order_by) == FITS_FIRST:
+            page.object_list = self.fits_first_page(page.number)
+            return page
         # Sorting whole rows (with their category) costs ~2 ms more than sorting ids when a text
         # search ranks 10,000 matches: the page's 20 games are read again by id, in the same order.
         page.object_list = self.object_list.filter(pk__in=Subquery(page.object_list.values("pk")))
+        return page
+
+    def fits_first_page(self, number: int) -> list:
+        """A page of a table's search: the games that fit everyone by title, then the others by title.
+
+        Sorted as one list, every match was read and sorted before the first page came out (18 ms for
+        30,000 matches at 100,000 games, ten times more at ten times the games). Taken as the two
+        lists, each walks the title index and stops at the page: the others are read only on the page
+        where the first list ends.
+        """
+        games, bottom = self.object_list, (number - 1) * self.per_page
+        fitting = games.filter(fits_everyone=True).order_by("title", "pk").values("pk")
+        page = list(games.filter(pk__in=Subquery(fitting[bottom : bottom + self.per_page])))
+        if len(page) < self.per_page and self.count > bottom + len(page):
+            fitting_count = bottom + len(page) if page else fitting.order_by().count()
+            others = games.filter(fits_everyone=False).order_by("title", "pk").values("pk")
+            start = max(0, bottom - fitting_count)
+            wanted = self.per_page - len(page)
+            page += games.filter(pk__in=Subquery(others[start : start + wanted]))
         return page
 
 

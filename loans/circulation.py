@@ -4,7 +4,7 @@ Registered by `LoansConfig.ready()`: the catalogue's availability and due dates 
 these expressions, on the loans' and holds' own QuerySet methods.
 """
 
-from django.db.models import Exists, Expression, Min, OuterRef, Q
+from django.db.models import Exists, Expression, OuterRef, Subquery
 
 from .models import Hold, Loan
 
@@ -20,4 +20,6 @@ class LoansCirculation:
         return Exists(Hold.objects.ready().filter(copy=OuterRef("pk")))
 
     def due_on(self) -> Expression:
-        return Min("loans__due_on", filter=Q(loans__returned_at__isnull=True))
+        # The open loan's date, through the partial unique index of open loans: a popular copy's
+        # hundreds of past loans are never read (a join to all its loans cost ~4 ms per game).
+        return Subquery(Loan.objects.open().filter(copy=OuterRef("pk")).order_by().values("due_on")[:1])

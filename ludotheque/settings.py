@@ -459,3 +459,7 @@ SECURE_CSP = {
     "form-action": [CSP.SELF],
     "frame-ancestors": [CSP.NONE],
 }
+
+# Benchmarks only: each response says how long it spent in SQL (ludotheque/timing.py).
+if env_bool("SERVER_TIMING", False):
+    MIDDLEWARE.insert(0, "ludotheque.timing.ServerTimingMiddleware")

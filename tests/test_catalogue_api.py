@@ -92,6 +92,29 @@ def test_a_long_list_stops_counting_at_the_limit_and_still_pages_to_the_end(clie
     assert (short["count"], short["count_exact"], titles_of(short)) == (1, True, ["Jeu 07"])
 
 
+@pytest.mark.postgresql
+def test_a_table_search_pages_the_games_for_everyone_then_the_others_by_title(
+    client, db, django_assert_max_num_queries
+):
+    # 25 games for the whole table, then 22 made for 5–7 year olds (after them: a 40-year-old plays too).
+    for number in range(25):
+        make_game(f"Pour tous {number:02d}", players_min=2, players_max=4, age_min=5, duration_minutes=20)
+    for number in range(22):
+        make_game(
+            f"Petits {number:02d}", players_min=2, players_max=4, age_min=5, age_max=7, duration_minutes=20
+        )
+    table = {"ages": "6, 40"}
+    expected = [f"Pour tous {n:02d}" for n in range(25)] + [f"Petits {n:02d}" for n in range(22)]
+    pages = []
+    for number in (1, 2, 3):
+        with django_assert_max_num_queries(4):
+            pages.append(client.get(GAMES, {**table, "page": number}).json())
+    assert [titles_of(page) for page in pages] == [expected[:20], expected[20:40], expected[40:]]
+    assert pages[0]["count"] == 47
+    # The same order as one sorted list: the last page asked alone (count, then its two lists).
+    assert titles_of(client.get(GAMES, {**table, "page": "last"}).json()) == expected[40:]
+
+
 def test_bad_filter_values_answer_400_with_a_french_message_per_field(client, catalogue):
     response = client.get(GAMES, {"ages": "6,neuf", "joueurs": "deux", "tri": "hasard", "disponible": "bof"})
     assert response.status_code == 400
