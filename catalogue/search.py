@@ -39,18 +39,25 @@ FITS_FIRST = (F("fits_everyone").desc(), "title", "pk")
 # Long texts a search result does not show.
 LONG_FIELDS = ("rules_summary", "contents", "pedagogical_analysis", "search_vector")
 
-# Each word of the query, lower-case and unaccented, replaced by the nearest word of the lexicon
-# (itself when it is there): `%` is pg_trgm's similarity operator, served by the lexicon's GIN index.
+# When the query's words match no game, the query with each word, lower-case and unaccented,
+# replaced by the nearest word of the lexicon (itself when it is there); NULL when they match games.
+# `%` is pg_trgm's similarity operator, served by the lexicon's GIN index. One round trip either way:
+# the correction (an InitPlan) runs only when the EXISTS finds nothing.
 CORRECTION_SQL = """
-SELECT CASE WHEN length(q.word) < %s THEN q.word ELSE coalesce(
-           (SELECT w.word FROM catalogue_search_word w
-             WHERE w.word %% q.word
-             ORDER BY similarity(w.word, q.word) DESC, w.word
-             LIMIT 1),
-           q.word) END
-  FROM unnest(regexp_split_to_array(lower(unaccent(%s)), '[^a-z0-9]+')) WITH ORDINALITY AS q(word, n)
- WHERE q.word <> ''
- ORDER BY q.n
+SELECT CASE WHEN EXISTS (SELECT 1 FROM catalogue_game
+                          WHERE search_vector @@ websearch_to_tsquery(%s::regconfig, %s))
+       THEN NULL
+       ELSE (SELECT string_agg(corrected.word, ' ' ORDER BY corrected.n)
+               FROM (SELECT q.n, CASE WHEN length(q.word) < %s THEN q.word ELSE coalesce(
+                                   (SELECT w.word FROM catalogue_search_word w
+                                     WHERE w.word %% q.word
+                                     ORDER BY similarity(w.word, q.word) DESC, w.word
+                                     LIMIT 1),
+                                   q.word) END AS word
+                       FROM unnest(regexp_split_to_array(lower(unaccent(%s)), '[^a-z0-9]+'))
+                            WITH ORDINALITY AS q(word, n)
+                      WHERE q.word <> '') AS corrected)
+       END
 """
 
 # The size of a set of games and its category and tag counts, in one pass that counts keys: each game
@@ -168,16 +175,17 @@ class GameSearchMixin:
             return self.annotate(rank=Value(0.0, output_field=models.FloatField()))
         if not self._on_postgresql():
             return self._search_icontains(text)
+        if len(text) >= FUZZY_MIN_LENGTH:
+            text = self._corrected(text) or text
         query = SearchQuery(text, config=SEARCH_CONFIG, search_type="websearch")
-        if len(text) >= FUZZY_MIN_LENGTH and not self.model.objects.filter(search_vector=query).exists():
-            query = SearchQuery(self._corrected(text), config=SEARCH_CONFIG, search_type="websearch")
         return self.filter(search_vector=query).annotate(rank=SearchRank(F("search_vector"), query))
 
-    def _corrected(self, text: str) -> str:
-        """The query with each word that is not in the lexicon replaced by the nearest one that is."""
+    def _corrected(self, text: str) -> str | None:
+        """None when the words match games; else the query with each word that is not in the lexicon
+        replaced by the nearest one that is."""
         with connections[self.db].cursor() as cursor:
-            cursor.execute(CORRECTION_SQL, [FUZZY_MIN_LENGTH, text])
-            return " ".join(word for (word,) in cursor.fetchall())
+            cursor.execute(CORRECTION_SQL, [SEARCH_CONFIG, text, FUZZY_MIN_LENGTH, text])
+            return cursor.fetchone()[0]
 
     def _search_icontains(self, text: str):
         """The SQLite fallback: every word somewhere in the title, names, tags or summary."""

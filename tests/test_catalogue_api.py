@@ -238,6 +238,25 @@ def test_the_game_list_runs_the_same_queries_whatever_the_page_size(client, db, 
 
 
 @pytest.mark.postgresql
+@pytest.mark.parametrize(
+    ("search", "queries"),
+    [
+        ({"q": "catane"}, 3),  # the words are checked, then the count and the page
+        ({"q": "catanne"}, 3),  # corrected in the same round trip as the check
+        ({"ages": "6, 9, 38", "tri": "popularite"}, 2),  # the loan count kept on each game
+        # the count, the games for everyone, then those made for younger children (one page)
+        ({"ages": "6, 9, 38", "disponible": "oui"}, 3),
+        ({"q": "dragons", "joueurs": "3", "disponible": "oui", "tri": "duree"}, 3),
+    ],
+)
+def test_every_kind_of_search_answers_in_at_most_three_queries(
+    client, catalogue, django_assert_num_queries, search, queries
+):
+    with django_assert_num_queries(queries):
+        assert client.get(GAMES, search).json()["results"]
+
+
+@pytest.mark.postgresql
 def test_a_game_and_its_facets_take_a_fixed_number_of_queries(client, db, django_assert_num_queries):
     add_games(3)
     with django_assert_num_queries(1):
