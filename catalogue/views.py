@@ -276,16 +276,25 @@ def _relax_suggestions(request: HttpRequest, data: dict) -> list[dict]:
     return [suggestion for suggestion in suggestions if suggestion]
 
 
+@functools.cache
+def result_list(*, tag_names: bool = False) -> QuerySet:
+    """The games of a result list with what each shows, built once per process and copied per request
+    (`.all()`): its six correlated subqueries cost ~3 ms of Python to build, more than the SQL of a
+    search. The facets and the counts select none of them."""
+    games = Game.objects.for_result_list()
+    return games.with_tag_names() if tag_names else games
+
+
 @require_safe
 def game_list(request: HttpRequest) -> HttpResponse:
-    filterset = GameFilter(request.GET, queryset=Game.objects.all())
+    filterset = GameFilter(request.GET, queryset=result_list().all())
     searched = any(request.GET.get(name) for name in CRITERIA)
     context = {"form": filterset.form, "searched": searched}
     if not filterset.is_valid():
         return render(request, "catalogue/game_list.html", context, status=400)
     games = filterset.qs
     facets = _facet_links(request, filterset, games.facets())
-    paginator = LimitedCountPaginator(games.for_result_list(), GAMES_PER_PAGE)
+    paginator = LimitedCountPaginator(games, GAMES_PER_PAGE)
     if facets["count_exact"]:
         paginator.count = facets["count"]  # counted with the facets, in the same scan
     page = paginator.get_page(request.GET.get("page"))
@@ -360,13 +369,6 @@ def box_stickers(request: HttpRequest) -> HttpResponse:
     return render(request, "catalogue/box_stickers.html", context)
 
 
-@functools.cache
-def result_list() -> QuerySet:
-    """The games of a result list with what each shows, built once per process and copied per request:
-    its six correlated subqueries cost ~3 ms of Python to build, more than the SQL of a search."""
-    return Game.objects.for_result_list().with_tag_names()
-
-
 class GameViewSet(viewsets.ReadOnlyModelViewSet):
     """The games of the catalogue, searched with the same filters as the page `/jeux/`."""
 
@@ -377,7 +379,7 @@ class GameViewSet(viewsets.ReadOnlyModelViewSet):
     def get_queryset(self):
         if self.action == "retrieve":
             return Game.objects.for_notice().with_availability()
-        return result_list().all()
+        return result_list(tag_names=True).all()
 
     def get_serializer_class(self):
         return GameDetailSerializer if self.action == "retrieve" else GameSerializer
