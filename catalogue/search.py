@@ -92,9 +92,11 @@ def _count(queryset: models.QuerySet) -> Coalesce:
 class GameSearchMixin:
     """QuerySet methods of `Game` for the family search page and the API."""
 
-    def for_result_list(self):
-        """What a search result shows: the category and the copies available, not the long texts."""
-        return self.select_related("category").with_availability().with_shelf_status().defer(*LONG_FIELDS)
+    def for_result_list(self, *, shelf_status: bool = True):
+        """What a search result shows: the category and the copies available, not the long texts; and
+        where a copy waits (`with_shelf_status()`), which the page shows and the API does not."""
+        games = self.select_related("category").with_availability().defer(*LONG_FIELDS)
+        return games.with_shelf_status() if shelf_status else games
 
     def with_shelf_status(self):
         """Annotate where a copy waits on the shelf, or when the first one comes back, for the one-line status.
