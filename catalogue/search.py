@@ -95,8 +95,15 @@ class GameSearchMixin:
     def for_result_list(self, *, shelf_status: bool = True):
         """What a search result shows: the category and the copies available, not the long texts; and
         where a copy waits (`with_shelf_status()`), which the page shows and the API does not."""
-        games = self.select_related("category").with_availability().defer(*LONG_FIELDS)
-        return games.with_shelf_status() if shelf_status else games
+        games = self.select_related("category").defer(*LONG_FIELDS)
+        if not shelf_status:
+            return games.with_availability()
+        from .models import Copy
+
+        # The status line says whether a copy is available: `available_count` would be one more subquery.
+        return games.with_shelf_status().annotate(
+            copies_count=_count(Copy.objects.filter(game=OuterRef("pk")))
+        )
 
     def with_shelf_status(self):
         """Annotate where a copy waits on the shelf, or when the first one comes back, for the one-line status.
