@@ -6,12 +6,20 @@ barcode and a member, token auth, the same loans.services.loan_create as the des
 lends a different copy, so every answer must be a 201; at the end the database must hold exactly
 one open loan per checkout.
 
+With --returns, each client then takes back the copies it lent, in the same order and at the same
+pace (POST /api/loans/<id>/return/ with the pieces check, loans.services.loan_return): every fourth
+copy comes back with a piece missing ({"missing": [{"component": …, "quantity": 1}]}), the others
+complete. Every answer must be a 200; at the end no loan may be open, and each incomplete return
+must have recorded its missing piece and made its copy incomplete.
+
     # 20 clerks, each scanning at random moments 0.5 s apart on average (the target: p95 <= 50 ms);
     # --loan-fee 0.50 charges each loan, as a ludothèque with fees does (one more ledger entry each)
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/ludo_deskbench \\
         .venv/bin/python bench/desk.py --clients 20 --interval 0.5 --checkouts 1000
     # closed loop: each client sends its next checkout as soon as the previous one is answered
     DATABASE_URL=… .venv/bin/python bench/desk.py --clients 20 --checkouts 4000
+    # the same checkouts, then every copy returned with its pieces check (target: p95 <= 30 ms)
+    DATABASE_URL=… .venv/bin/python bench/desk.py --clients 20 --interval 0.5 --checkouts 1000 --returns
 
 The load generator is one asyncio task per client in a single thread, writing prepared requests on
 asyncio streams, so that it costs little CPU next to the server on the same machine and adds no
@@ -32,6 +40,7 @@ import socket
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -133,10 +142,68 @@ def seed(clients: int, checkouts: int, loan_fee: str = "0") -> tuple[str, list[l
     return token, plans
 
 
+# One return in MISSING_EVERY comes back with a piece missing (the others complete).
+MISSING_EVERY = 4
+
+
 def checkout_request(token: str, barcode: str, member: int) -> bytes:
-    body = json.dumps({"barcode": barcode, "member": member}).encode()
+    return api_request(token, "/api/loans/", {"barcode": barcode, "member": member})
+
+
+def return_request(token: str, loan: int, missing_component: int | None) -> bytes:
+    """The return of a loan after its pieces check: complete, or one piece of `missing_component` missing."""
+    check = {"missing": [{"component": missing_component, "quantity": 1}]} if missing_component else {}
+    return api_request(token, f"/api/loans/{loan}/return/", check)
+
+
+def return_plans(token: str, plans: list[list[tuple[str, int]]]) -> tuple[list[list[bytes]], int]:
+    """Each client's returns of the copies it lent, in the same order; and how many miss a piece."""
+    from catalogue.models import Copy
+    from loans.models import Loan
+
+    loans = dict(Loan.objects.open().values_list("copy__barcode", "pk"))
+    # The benchmark's games have one component each.
+    components = dict(Copy.objects.values_list("barcode", "game__components"))
+    missing = 0
+    requests = []
+    for plan in plans:
+        requests.append([])
+        for n, (barcode, _member) in enumerate(plan):
+            with_missing = n % MISSING_EVERY == MISSING_EVERY - 1
+            missing += with_missing
+            requests[-1].append(
+                return_request(token, loans[barcode], components[barcode] if with_missing else None)
+            )
+    return requests, missing
+
+
+def returns_check(expected_missing: int) -> list[str]:
+    """What the database holds after the returns that it should not: open loans, pieces not recorded."""
+    from catalogue.models import Copy
+    from loans.models import Loan, MissingPiece
+
+    problems = []
+    if open_loans := Loan.objects.open().count():
+        problems.append(f"{open_loans} loans still open")
+    counts = {
+        "incomplete returns": Loan.objects.filter(return_check=Loan.ReturnCheck.INCOMPLETE).count(),
+        "missing pieces recorded": MissingPiece.objects.still_missing()
+        .filter(quantity=1, loan__isnull=False)
+        .count(),
+        "incomplete copies": Copy.objects.filter(status=Copy.Status.INCOMPLETE).count(),
+    }
+    problems += [
+        f"{count} {what} for {expected_missing}"
+        for what, count in counts.items()
+        if count != expected_missing
+    ]
+    return problems
+
+
+def api_request(token: str, path: str, data: dict) -> bytes:
+    body = json.dumps(data).encode()
     head = (
-        "POST /api/loans/ HTTP/1.1\r\n"
+        f"POST {path} HTTP/1.1\r\n"
         "Host: 127.0.0.1\r\n"
         f"Authorization: Token {token}\r\n"
         "Content-Type: application/json\r\n"
@@ -282,6 +349,81 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
 
 
+@dataclass
+class Run:
+    """What one timed run measured: the answers' latencies and statuses, its duration, the CPU used."""
+
+    latencies: list[float]
+    statuses: list[int]
+    warm_statuses: list[int]
+    elapsed: float
+    server_cpu: float
+    database_cpu: float
+    client_cpu: float
+    load_before: tuple[float, float, float]
+    load_after: tuple[float, float, float]
+
+    def errors(self, expected: int) -> int:
+        return sum(status != expected for status in self.statuses + self.warm_statuses)
+
+    def report(self, kind: str, warmups: int, expected: int, clients: int, interval: float) -> None:
+        count = len(self.latencies)
+        print(
+            f"{kind}: {count} timed, {warmups} warm-up; answers other than {expected}: {self.errors(expected)}"
+        )
+        if interval:
+            # The run lasts as long as its slowest clerk: the rate over it is below the rate offered.
+            offered = f"{clients} × 1/{interval:g} s = {clients / interval:.0f}/s offered"
+            print(f"{count} {kind} in {self.elapsed:.1f} s ({offered})")
+        else:
+            print(f"{count / self.elapsed:.0f} {kind}/s ({count} in {self.elapsed:.1f} s)")
+        print(
+            "latency ms: "
+            f"p50 {1000 * percentile(self.latencies, 0.5):.1f}, "
+            f"p95 {1000 * percentile(self.latencies, 0.95):.1f}, "
+            f"p99 {1000 * percentile(self.latencies, 0.99):.1f}, "
+            f"max {1000 * max(self.latencies):.1f}"
+        )
+        print(
+            f"CPU ms per {kind.removesuffix('s')}: "
+            f"gunicorn {1000 * self.server_cpu / count:.2f}, "
+            f"PostgreSQL sessions {1000 * self.database_cpu / count:.2f}, "
+            f"load generator {1000 * self.client_cpu / count:.2f}"
+        )
+        print(
+            f"load average before {self.load_before[0]:.2f}, after {self.load_after[0]:.2f} "
+            f"{self.load_after[1]:.2f} {self.load_after[2]:.2f} on {os.cpu_count()} CPUs"
+        )
+
+
+def timed_run(
+    gunicorn_pid: int,
+    url: str,
+    port: int,
+    warm_plans: list[list[bytes]],
+    plans: list[list[bytes]],
+    interval: float,
+) -> Run:
+    """Send the warm-up requests (not timed), then the timed ones, metering the CPU they cost."""
+    _, warm_statuses, _ = asyncio.run(drive(port, warm_plans, 0))
+    load_before = os.getloadavg()
+    meter = CpuMeter(gunicorn_pid, urlsplit(url).path.lstrip("/"))
+    client_before = time.process_time()
+    latencies, statuses, elapsed = asyncio.run(drive(port, plans, interval, meter))
+    client_cpu = time.process_time() - client_before - meter.own_cpu
+    return Run(
+        latencies,
+        statuses,
+        warm_statuses,
+        elapsed,
+        meter.used("gunicorn"),
+        meter.used("postgres"),
+        client_cpu,
+        load_before,
+        os.getloadavg(),
+    )
+
+
 def wait_for_port(port: int, timeout: float = 30) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -309,6 +451,11 @@ def main() -> None:
         default=0.0,
         help="mean seconds between two scans of one client (0: as soon as the previous one is answered)",
     )
+    parser.add_argument(
+        "--returns",
+        action="store_true",
+        help="then return every copy lent, with its pieces check (one in four with a piece missing)",
+    )
     args = parser.parse_args()
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith("postgres"):
@@ -324,6 +471,9 @@ def main() -> None:
         "SESSION_COOKIE_SECURE": "false",
         "CSRF_COOKIE_SECURE": "false",
         "SECURE_HSTS_SECONDS": "0",
+        # The clients share one staff token, far beyond the 1,200 calls a minute an account may make:
+        # the throttle still runs (its counters are kept), over a window of one second.
+        "API_THROTTLE_USER": "1000000/second",
         # No collectstatic for an API benchmark: silence whitenoise about the missing directory.
         "PYTHONWARNINGS": "ignore:No directory at",
     }
@@ -341,63 +491,50 @@ def main() -> None:
     if args.threads > 1:
         command += ["--threads", str(args.threads)]
     gunicorn = subprocess.Popen(command, cwd=ROOT, start_new_session=True)
+    from ledger.models import Entry
+    from loans.models import Loan
+
     try:
         wait_for_port(args.port)
-        _, warm_statuses, _ = asyncio.run(drive(args.port, warm_plans, 0))
-        load_before = os.getloadavg()
-        meter = CpuMeter(gunicorn.pid, urlsplit(url).path.lstrip("/"))
-        client_before = time.process_time()
-        latencies, statuses, elapsed = asyncio.run(drive(args.port, timed_plans, args.interval, meter))
-        client_cpu = time.process_time() - client_before - meter.own_cpu
-        server_cpu, database_cpu = meter.used("gunicorn"), meter.used("postgres")
-        load_after = os.getloadavg()
+        checkouts = timed_run(gunicorn.pid, url, args.port, warm_plans, timed_plans, args.interval)
+        open_loans = Loan.objects.open().count()
+        if args.returns:
+            back, expected_missing = return_plans(token, plans)
+            returns = timed_run(
+                gunicorn.pid,
+                url,
+                args.port,
+                [p[:per_client] for p in back],
+                [p[per_client:] for p in back],
+                args.interval,
+            )
     finally:
         os.killpg(gunicorn.pid, signal.SIGTERM)
         gunicorn.wait(timeout=30)
 
-    from ledger.models import Entry
-    from loans.models import Loan
-
-    open_loans = Loan.objects.open().count()
     if args.loan_fee != "0":
         print(f"loan fees in the ledger: {Entry.objects.count()}")
-    answered = statuses + warm_statuses
-    errors = [status for status in answered if status != 201]
-    count = len(latencies)
     server_kind = f"{args.workers} workers" + (f" × {args.threads} threads" if args.threads > 1 else "")
     pace = f"each scanning every {args.interval} s on average" if args.interval else "closed loop"
     fee = f"; loan fee {args.loan_fee} €" if args.loan_fee != "0" else ""
-    print(
-        f"{args.clients} clients, {pace}; gunicorn {server_kind}; {count} checkouts timed, {warmups} warm-up"
-        f"{fee}"
-    )
-    print(
-        f"answers other than 201: {len(errors)}; open loans in the database: {open_loans} for {len(answered)}"
-    )
-    if args.interval:
-        # The run lasts as long as its slowest clerk: the rate over it is below the rate offered.
-        offered = f"{args.clients} × 1/{args.interval:g} s = {args.clients / args.interval:.0f}/s offered"
-        print(f"{count} checkouts in {elapsed:.1f} s ({offered})")
-    else:
-        print(f"{count / elapsed:.0f} checkouts/s ({count} in {elapsed:.1f} s)")
-    print(
-        "latency ms: "
-        f"p50 {1000 * percentile(latencies, 0.5):.1f}, "
-        f"p95 {1000 * percentile(latencies, 0.95):.1f}, "
-        f"p99 {1000 * percentile(latencies, 0.99):.1f}, "
-        f"max {1000 * max(latencies):.1f}"
-    )
-    print(
-        "CPU ms per checkout: "
-        f"gunicorn {1000 * server_cpu / count:.2f}, PostgreSQL sessions {1000 * database_cpu / count:.2f}, "
-        f"load generator {1000 * client_cpu / count:.2f}"
-    )
-    print(
-        f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f} {load_after[1]:.2f} "
-        f"{load_after[2]:.2f} on {os.cpu_count()} CPUs"
-    )
-    if errors or open_loans != len(answered):
-        sys.exit(f"FAILED: {len(errors)} errors, {open_loans} loans for {len(answered)} checkouts")
+    print(f"{args.clients} clients, {pace}; gunicorn {server_kind}{fee}")
+    failures = []
+    answered = len(checkouts.statuses) + len(checkouts.warm_statuses)
+    checkouts.report("checkouts", warmups, 201, args.clients, args.interval)
+    print(f"open loans in the database after the checkouts: {open_loans} for {answered}")
+    if checkouts.errors(201) or open_loans != answered:
+        failures.append(f"{checkouts.errors(201)} errors, {open_loans} loans for {answered} checkouts")
+    if args.returns:
+        returns.report("returns", warmups, 200, args.clients, args.interval)
+        problems = returns_check(expected_missing)
+        print(
+            f"after the returns ({expected_missing} with a piece missing): "
+            + ("; ".join(problems) if problems else "no loan open, every missing piece recorded")
+        )
+        if returns.errors(200) or problems:
+            failures.append(f"{returns.errors(200)} errors in the returns; " + "; ".join(problems))
+    if failures:
+        sys.exit("FAILED: " + "; ".join(failures))
 
 
 if __name__ == "__main__":

@@ -9,10 +9,13 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.generics import get_object_or_404
 from rest_framework.permissions import IsAdminUser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
+
+from catalogue.models import Copy
 
 from . import services
 from .forms import copy_for_barcode
@@ -101,12 +104,20 @@ class LoanViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     permission_classes = [IsAdminUser]
     filterset_class = LoanFilter
 
+    def get_object(self) -> Loan:
+        if self.action == "retrieve":
+            return super().get_object()
+        # A write (return, lost, renew) hands the loan to a service that reads it again, locked, with
+        # what it needs: here it only has to exist (404), without the list's joins and filters.
+        return get_object_or_404(Loan.objects.only("pk"), pk=self.kwargs["pk"])
+
     @extend_schema(request=LoanCreateSerializer, responses={201: LoanSerializer})
     def create(self, request: Request) -> Response:
         serializer = LoanCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         try:
-            copy = copy_for_barcode(serializer.validated_data["barcode"])
+            # loans.services.loan_create locks the copy and reads it again with its game.
+            copy = copy_for_barcode(serializer.validated_data["barcode"], Copy.objects.only("pk"))
         except DjangoValidationError as error:
             return refusal_response(DjangoValidationError({"barcode": error}), {"barcode": "barcode"})
         try:

@@ -4,6 +4,7 @@ from collections import Counter
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from catalogue.models import Copy, Game
@@ -12,13 +13,16 @@ from .models import Loan, Member, MissingPiece
 from .services import late_fee_due, missing_pieces_price
 
 
-def copy_for_barcode(barcode: str) -> Copy:
-    """The copy carrying `barcode`, or a ValidationError a form or the API can show."""
+def copy_for_barcode(barcode: str, copies: QuerySet[Copy] | None = None) -> Copy:
+    """The copy carrying `barcode` (read from `copies`, by default with its game), or a ValidationError a
+    form or the API can show."""
     barcode = barcode.strip()
+    if copies is None:
+        copies = Copy.objects.select_related("game")
     try:
         if "\x00" in barcode:  # PostgreSQL text cannot hold a NUL byte, so no barcode has one
             raise Copy.DoesNotExist
-        return Copy.objects.select_related("game").get(barcode=barcode)
+        return copies.get(barcode=barcode)
     except Copy.DoesNotExist:
         raise ValidationError(
             _("Aucun exemplaire ne porte le code-barres « %(barcode)s »."),

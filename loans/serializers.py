@@ -1,5 +1,7 @@
 """The loan desk's API resources: members, loans and holds."""
 
+import copy
+
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -108,6 +110,14 @@ class LoanSerializer(serializers.ModelSerializer):
         ]
         read_only_fields = fields
 
+    def get_fields(self) -> dict[str, serializers.Field]:
+        # ModelSerializer inspects the model anew for every instance, and the desk answers each scan
+        # with one loan: build the fields once per process, and give each serializer its own copies.
+        cls = type(self)
+        if "_built_fields" not in cls.__dict__:
+            cls._built_fields = super().get_fields()
+        return copy.deepcopy(cls._built_fields)
+
     def get_overdue(self, loan: Loan) -> bool:
         return loan.is_overdue()
 
@@ -117,7 +127,7 @@ class LoanCreateSerializer(serializers.Serializer):
 
     barcode = serializers.CharField(max_length=40)
     # loans.services.loan_create reads the family again, with its membership, once its row is locked.
-    member = serializers.PrimaryKeyRelatedField(queryset=Member.objects.all())
+    member = serializers.PrimaryKeyRelatedField(queryset=Member.objects.only("pk"))
     # An incomplete copy the rules engine finds playable goes out only when this is true.
     lend_incomplete = serializers.BooleanField(required=False, default=False)
 

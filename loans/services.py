@@ -365,6 +365,7 @@ def loan_renew(*, loan: Loan) -> Loan:
     """Push the due date back by one loan period, if the membership allows and nobody waits for the game."""
     loan = Loan.objects.select_for_update(of=("self",)).select_related("copy__game").get(pk=loan.pk)
     member = Member.objects.select_related("membership_type").get(pk=loan.member_id)
+    loan.member = member
     game = loan.copy.game
     if not loan.is_open:
         _refuse(
@@ -434,7 +435,9 @@ def pieces_check_record(
     """Record the pieces check of a locked copy coming back (from a loan, or from a table: no loan)."""
     game = copy.game
     components = {component.pk: component for component in game.components.all()}
-    known = {piece.pk: piece for piece in copy.missing_pieces.still_missing().select_for_update(of=("self",))}
+    # Locked in id order: the default ordering (by game title) would join the copy and its game.
+    missing_now = copy.missing_pieces.still_missing().order_by("pk").select_for_update(of=("self",))
+    known = {piece.pk: piece for piece in missing_now}
     recovered_ids = set()
     for piece in recovered:
         if piece.pk not in known:
@@ -518,6 +521,7 @@ def loan_return(
             date=short_date(timezone.localdate(loan.returned_at)),
         )
     copy = _lock_game_and_copy(loan.copy_id)
+    loan.copy = copy  # the answer shows the locked copy and its game: no second read
     game = copy.game
     now = timezone.now()
 
@@ -552,9 +556,11 @@ def loan_return(
 
     copy_set_completeness(copy, complete=not pieces_missing or playable_anyway)
     copy_playable_store(copy)  # issue 14: the table sizes an incomplete copy still allows, for the search
-    hold = _hold_serve_next(copy=copy, now=now) if copy.status_allows_lending else None
-    waiting = None
-    if hold is None:
+    if copy.status_allows_lending:
+        # The game row is locked: when no hold takes the copy, no family is waiting for the game.
+        hold, waiting = _hold_serve_next(copy=copy, now=now), None
+    else:
+        hold = None
         waiting = (
             Hold.objects.waiting().filter(game=game).select_related("member").order_by("position").first()
         )
@@ -647,6 +653,7 @@ def loan_declare_lost(*, loan: Loan, staff: AbstractBaseUser, waive_charge: bool
             date=short_date(timezone.localdate(loan.returned_at)),
         )
     copy = _lock_game_and_copy(loan.copy_id)
+    loan.copy = copy
     charges = []
     if loan.member.membership_type.charge_lost_games and copy.replacement_value:
         charges.append(
