@@ -4,7 +4,7 @@ from django.conf import settings
 from django.contrib.postgres.search import SearchVectorField
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.db.models import Case, Exists, F, OuterRef, Q, Value, When
+from django.db.models import Case, Expression, ExpressionWrapper, F, Q, Value, When
 from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
@@ -447,6 +447,16 @@ class Document(models.Model):
 MAX_TABLE = 30
 
 
+def _away() -> list[Expression]:
+    """Conditions true for the copy `OuterRef("pk")` while it is not on the shelf for a family: out on
+    loan, set aside for a hold (the lending app's), elsewhere (another app's, e.g. at a table)."""
+    return [
+        circulation().on_loan(),
+        circulation().set_aside(),
+        *(expression for expression, _ in elsewhere()),
+    ]
+
+
 class CopyQuerySet(models.QuerySet):
     def lendable(self) -> "CopyQuerySet":
         """Copies whose status allows lending, whether or not they are out right now."""
@@ -478,9 +488,8 @@ class CopyQuerySet(models.QuerySet):
             copies = self.alias(fits=F("playable_tables").bitand(1 << players)).filter(
                 Q(status__in=Copy.Status.lendable()) | Q(status=Copy.Status.INCOMPLETE, fits__gt=0)
             )
-        copies = copies.exclude(circulation().on_loan()).exclude(circulation().set_aside())
-        for expression, _label in elsewhere():
-            copies = copies.exclude(expression)
+        for away in _away():
+            copies = copies.exclude(away)
         return copies
 
     def with_whereabouts(self) -> "CopyQuerySet":
@@ -495,8 +504,13 @@ class CopyQuerySet(models.QuerySet):
     def with_availability(self) -> "CopyQuerySet":
         """Annotate `is_available` (see available()), `due_on`, the open loan's return date or None, and
         `elsewhere`, where another app keeps the copy (« sur une table… ») or None."""
+        # available()'s conditions on the copy's own row: a second read of the copy, as a subquery of
+        # available() copies, took ~2 ms more of Python to build and plan for each copy lookup.
+        on_shelf = Q(status__in=Copy.Status.lendable())
+        for away in _away():
+            on_shelf &= ~Q(away)
         return self.with_whereabouts().annotate(
-            is_available=Exists(Copy.objects.available().filter(pk=OuterRef("pk"))),
+            is_available=ExpressionWrapper(on_shelf, output_field=models.BooleanField()),
             due_on=circulation().due_on(),
         )
 

@@ -20,8 +20,8 @@ from django.contrib.postgres.lookups import DataContains
 from django.contrib.postgres.search import SearchQuery, SearchRank
 from django.core.exceptions import EmptyResultSet
 from django.db import connections, models
-from django.db.models import Count, Exists, ExpressionWrapper, F, OuterRef, Q, Subquery, Value
-from django.db.models.functions import Coalesce
+from django.db.models import DEFERRED, Count, Exists, ExpressionWrapper, F, OuterRef, Q, Subquery, Value
+from django.db.models.functions import Coalesce, JSONObject
 
 from .registry import circulation
 
@@ -89,6 +89,84 @@ def _count(queryset: models.QuerySet) -> Coalesce:
     return Coalesce(Subquery(counted, output_field=models.IntegerField()), 0)
 
 
+# The lists of a notice that come with the game's row on PostgreSQL (`for_notice()`): the game's related
+# managers, each annotated as a JSON array under the prefix.
+NOTICE_LISTS = ("authorships", "publisher_credits", "languages", "tags", "components", "documents")
+NOTICE_PREFIX = "notice_"
+
+
+def _notice_lists() -> dict[str, tuple[models.QuerySet, tuple[str, ...]]]:
+    """The lists of a notice read with the game's row: for each (the game's related manager), the rows
+    of the game `OuterRef("pk")` in the notice's order, and their fields the notice reads
+    (`author__name`: the field of the object a foreign key names; other fields stay deferred)."""
+    from .models import Authorship, Component, Document, Language, PublisherCredit, Tag
+
+    game = OuterRef("pk")
+    return {
+        "authorships": (
+            Authorship.objects.filter(game=game).order_by("position"),
+            ("id", "game_id", "author_id", "role", "position", "author__name"),
+        ),
+        "publisher_credits": (
+            PublisherCredit.objects.filter(game=game).order_by("position"),
+            ("id", "game_id", "publisher_id", "position", "publisher__name", "publisher__place"),
+        ),
+        "languages": (Language.objects.filter(games=game).order_by("name"), ("id", "code", "name")),
+        "tags": (Tag.objects.filter(games=game).order_by("name"), ("id", "name", "slug")),
+        "components": (
+            Component.objects.filter(game=game).order_by("position", "pk"),
+            ("id", "game_id", "position", "quantity", "label", "rules_key"),
+        ),
+        "documents": (
+            Document.objects.filter(game=game).order_by("position", "file_name"),
+            ("id", "game_id", "file_name", "file", "position"),
+        ),
+    }
+
+
+def _from_json(model: type[models.Model], db: str, row: dict, game: models.Model) -> models.Model:
+    """A model instance from a row of a notice's JSON list, with the object its foreign key names."""
+    instance = _instance(model, db, {name: value for name, value in row.items() if "__" not in name})
+    named: dict[str, dict] = {}
+    for key, value in row.items():
+        if "__" in key:
+            relation, name = key.split("__")
+            named.setdefault(relation, {})[name] = value
+    for relation, fields in named.items():
+        field = model._meta.get_field(relation)
+        fields["id"] = row[field.attname]
+        field.set_cached_value(instance, _instance(field.related_model, db, fields))
+    if "game_id" in row:
+        model._meta.get_field("game").set_cached_value(instance, game)
+    return instance
+
+
+def _instance(model: type[models.Model], db: str, values: dict) -> models.Model:
+    """The instance as the database would give it, the fields not in `values` deferred."""
+    fields = model._meta.concrete_fields
+    return model.from_db(
+        db, [field.attname for field in fields], [values.get(field.attname, DEFERRED) for field in fields]
+    )
+
+
+class NoticeIterable(models.query.ModelIterable):
+    """Games of `for_notice()` on PostgreSQL: their lists, read as JSON with each game's row, become
+    model instances in the game's prefetch cache, where `game.authorships.all()` finds them."""
+
+    def __iter__(self):
+        db = self.queryset.db
+        for game in super().__iter__():
+            cache = game.__dict__.setdefault("_prefetched_objects_cache", {})
+            for name in NOTICE_LISTS:
+                rows = game.__dict__.pop(f"{NOTICE_PREFIX}{name}")
+                manager = getattr(game, name)
+                queryset = manager.get_queryset()
+                queryset._result_cache = [_from_json(manager.model, db, row, game) for row in rows]
+                queryset._prefetch_done = True
+                cache[name] = queryset
+            yield game
+
+
 class GameSearchMixin:
     """QuerySet methods of `Game` for the family search page and the API."""
 
@@ -140,32 +218,40 @@ class GameSearchMixin:
         return self.annotate(tag_names=ArraySubquery(names))
 
     def for_notice(self):
-        """Everything the game page shows, in one query per kind of thing."""
+        """Everything the game page and the API notice show: two queries, the game and its copies.
+
+        On PostgreSQL the authors, publishers, languages, tags, pieces and documents come with the
+        game's row, as one JSON array each (`NoticeIterable` puts them where a prefetch would); on
+        SQLite (a newcomer's first run) each list is prefetched, one query per kind of thing.
+        """
         from .models import Authorship, Component, Copy, Document, PublisherCredit
 
+        copies = models.Prefetch(
+            "copies",
+            Copy.objects.with_availability().select_related("section", "location").order_by("barcode"),
+        )
+        games = self.select_related("category").defer("search_vector")
+        if self._on_postgresql():
+            lists = {
+                f"{NOTICE_PREFIX}{name}": ArraySubquery(
+                    rows.values(row=JSONObject(**{field: field for field in fields}))
+                )
+                for name, (rows, fields) in _notice_lists().items()
+            }
+            games = games.annotate(**lists).prefetch_related(copies)
+            games._iterable_class = NoticeIterable
+            return games
         # Each related list in its own order: their default orderings would join the game again.
-        return (
-            self.select_related("category")
-            .defer("search_vector")
-            .prefetch_related(
-                models.Prefetch(
-                    "authorships", Authorship.objects.select_related("author").order_by("position")
-                ),
-                models.Prefetch(
-                    "publisher_credits",
-                    PublisherCredit.objects.select_related("publisher").order_by("position"),
-                ),
-                "languages",
-                "tags",
-                models.Prefetch("components", Component.objects.order_by("position", "pk")),
-                models.Prefetch("documents", Document.objects.order_by("position", "file_name")),
-                models.Prefetch(
-                    "copies",
-                    Copy.objects.with_availability()
-                    .select_related("section", "location")
-                    .order_by("barcode"),
-                ),
-            )
+        return games.prefetch_related(
+            models.Prefetch("authorships", Authorship.objects.select_related("author").order_by("position")),
+            models.Prefetch(
+                "publisher_credits", PublisherCredit.objects.select_related("publisher").order_by("position")
+            ),
+            "languages",
+            "tags",
+            models.Prefetch("components", Component.objects.order_by("position", "pk")),
+            models.Prefetch("documents", Document.objects.order_by("position", "file_name")),
+            copies,
         )
 
     def _on_postgresql(self) -> bool:

@@ -1,5 +1,7 @@
 """The read-only catalogue API: games (a search result, then the full notice) and copies by barcode."""
 
+import copy
+
 from django.urls import reverse
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
@@ -38,19 +40,33 @@ class GamePageLinkField(GameLinkField):
     """A link to a game's page, relative to the site (`/jeux/quarto/`)."""
 
 
-class CategorySerializer(serializers.ModelSerializer):
+# No docstring: the OpenAPI schema would give it as the description of each serializer using it.
+class FieldsOnceMixin:
+    # A ModelSerializer's fields read from the model once per process, then copied for each use:
+    # building them took half of a notice's serialisation (~2 ms a request). A copy is what DRF itself
+    # makes of the fields declared on a serializer class.
+    _built_fields: dict[type, dict] = {}
+
+    def get_fields(self) -> dict:
+        built = FieldsOnceMixin._built_fields
+        if type(self) not in built:
+            built[type(self)] = super().get_fields()
+        return copy.deepcopy(built[type(self)])
+
+
+class CategorySerializer(FieldsOnceMixin, serializers.ModelSerializer):
     class Meta:
         model = Category
         fields = ["code", "label", "family"]
 
 
-class ComponentSerializer(serializers.ModelSerializer):
+class ComponentSerializer(FieldsOnceMixin, serializers.ModelSerializer):
     class Meta:
         model = Component
         fields = ["quantity", "label"]
 
 
-class AuthorshipSerializer(serializers.ModelSerializer):
+class AuthorshipSerializer(FieldsOnceMixin, serializers.ModelSerializer):
     name = serializers.CharField(source="author.name")
 
     class Meta:
@@ -58,7 +74,7 @@ class AuthorshipSerializer(serializers.ModelSerializer):
         fields = ["name", "role"]
 
 
-class PublisherCreditSerializer(serializers.ModelSerializer):
+class PublisherCreditSerializer(FieldsOnceMixin, serializers.ModelSerializer):
     name = serializers.CharField(source="publisher.name")
     place = serializers.CharField(source="publisher.place")
 
@@ -67,7 +83,7 @@ class PublisherCreditSerializer(serializers.ModelSerializer):
         fields = ["name", "place"]
 
 
-class DocumentSerializer(serializers.ModelSerializer):
+class DocumentSerializer(FieldsOnceMixin, serializers.ModelSerializer):
     file = serializers.FileField(
         read_only=True, allow_null=True, help_text=_("Le fichier, s'il a été déposé.")
     )
@@ -77,7 +93,7 @@ class DocumentSerializer(serializers.ModelSerializer):
         fields = ["file_name", "file"]
 
 
-class CopySerializer(serializers.ModelSerializer):
+class CopySerializer(FieldsOnceMixin, serializers.ModelSerializer):
     """A copy; expects the queryset annotated by `Copy.objects.with_availability()`."""
 
     section = CategorySerializer(read_only=True, allow_null=True)
@@ -140,7 +156,7 @@ class GameSerializer(serializers.ModelSerializer):
         return names if names is not None else [tag.name for tag in game.tags.all()]
 
 
-class GameDetailSerializer(GameSerializer):
+class GameDetailSerializer(FieldsOnceMixin, GameSerializer):
     """The full notice, with its pieces, copies and documents."""
 
     authors = AuthorshipSerializer(source="authorships", many=True, read_only=True)

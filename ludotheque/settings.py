@@ -252,6 +252,12 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Below whitenoise, which answers static files itself, already compressed: only the pages and the
+    # API are gzipped here (with Django's BREACH mitigation: random bytes in each gzip header).
+    "django.middleware.gzip.GZipMiddleware",
+    # Below GZipMiddleware, so that the ETag is that of the content, not of its random gzip: a GET
+    # answered the same as the client's copy (a notice) is a 304 without a body.
+    "django.middleware.http.ConditionalGetMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

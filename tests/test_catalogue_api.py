@@ -9,7 +9,7 @@ from django.contrib.staticfiles import finders
 from django.core.management import call_command
 
 from catalogue import search, views
-from catalogue.models import Copy, Game
+from catalogue.models import Copy, Game, Language
 from tests.search_helpers import add_games, family_catalogue, make_game, titles
 
 GAMES = "/api/games/"
@@ -261,9 +261,28 @@ def test_a_game_and_its_facets_take_a_fixed_number_of_queries(client, db, django
     add_games(3)
     with django_assert_num_queries(1):
         client.get(f"{GAMES}facets/", {"ages": "6,8"})
-    # The notice, then its authors, publishers, languages, tags, pieces, documents and copies.
-    with django_assert_num_queries(8):
+    # The notice with its authors, publishers, languages, tags, pieces and documents, then its copies.
+    with django_assert_num_queries(2):
         client.get(f"{GAMES}partie-000/")
+
+
+@pytest.mark.postgresql
+def test_a_full_notice_and_a_copy_take_two_queries_and_one(client, catalogue, django_assert_num_queries):
+    chateau = catalogue.chateau
+    chateau.components.create(position=0, quantity=54, label="cartes")
+    chateau.documents.create(file_name="regles-chateau.pdf")
+    chateau.languages.add(Language.objects.create(code="fre", name="Français"))
+    with django_assert_num_queries(2):
+        game = client.get(f"{GAMES}le-chateau-des-dragons/").json()
+    assert (len(game["authors"]), len(game["tags"]), len(game["copies"]), game["languages"]) == (
+        1,
+        2,
+        2,
+        ["fre"],
+    )
+    # Its game, section and location, its loan and whereabouts: one query.
+    with django_assert_num_queries(1):
+        assert client.get("/api/copies/70002/").json()["available"] is False
 
 
 def test_the_schema_describes_the_endpoints_and_the_french_filters(client, db):
