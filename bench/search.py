@@ -249,7 +249,10 @@ def main() -> None:
             if kinds and kind not in kinds:
                 continue
             started = time.perf_counter()
-            status, body, sql = get(connection, path)
+            try:
+                status, body, sql = get(connection, path)
+            except TimeoutError:
+                sys.exit(f"{path} did not answer within 30 s")
             elapsed = (time.perf_counter() - started) * 1000
             assert status == 200, f"{path} answered {status}"
             timings.setdefault(kind, []).append(elapsed)
