@@ -176,12 +176,8 @@ class GameSearchMixin:
         games = self.select_related("category").defer(*LONG_FIELDS)
         if not shelf_status:
             return games.with_availability()
-        from .models import Copy
-
         # The status line says whether a copy is available: `available_count` would be one more subquery.
-        return games.with_shelf_status().annotate(
-            copies_count=_count(Copy.objects.filter(game=OuterRef("pk")))
-        )
+        return games.with_shelf_status().with_copies_count()
 
     def with_shelf_status(self):
         """Annotate where a copy waits on the shelf, or when the first one comes back, for the one-line status.
@@ -342,13 +338,18 @@ class GameSearchMixin:
         first = Subquery(copies.order_by().values("pk")[:1])
         return self.alias(available_copy=first).filter(available_copy__isnull=False)
 
+    def with_copies_count(self):
+        """Annotate `copies_count`: the game's copies, whatever their status."""
+        from .models import Copy
+
+        return self.annotate(copies_count=_count(Copy.objects.filter(game=OuterRef("pk"))))
+
     def with_availability(self):
         """Annotate `copies_count` and `available_count` (copies a family could take home now)."""
         from .models import Copy
 
-        return self.annotate(
-            copies_count=_count(Copy.objects.filter(game=OuterRef("pk"))),
-            available_count=_count(Copy.objects.available().filter(game=OuterRef("pk"))),
+        return self.with_copies_count().annotate(
+            available_count=_count(Copy.objects.available().filter(game=OuterRef("pk")))
         )
 
     def fitting_ages(self, ages: list[int]):

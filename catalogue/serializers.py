@@ -1,13 +1,13 @@
 """The read-only catalogue API: games (a search result, then the full notice) and copies by barcode."""
 
-import copy
-
 from django.urls import reverse
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+
+from ludotheque.api import FieldsOnceMixin
 
 from .models import Authorship, Category, Component, Copy, Document, Game, PublisherCredit
 
@@ -38,20 +38,6 @@ class GameLinkField(serializers.Field):
 @extend_schema_field({"type": "string", "format": "uri-reference"})
 class GamePageLinkField(GameLinkField):
     """A link to a game's page, relative to the site (`/jeux/quarto/`)."""
-
-
-# No docstring: the OpenAPI schema would give it as the description of each serializer using it.
-class FieldsOnceMixin:
-    # A ModelSerializer's fields read from the model once per process, then copied for each use:
-    # building them took half of a notice's serialisation (~2 ms a request). A copy is what DRF itself
-    # makes of the fields declared on a serializer class.
-    _built_fields: dict[type, dict] = {}
-
-    def get_fields(self) -> dict:
-        built = FieldsOnceMixin._built_fields
-        if type(self) not in built:
-            built[type(self)] = super().get_fields()
-        return copy.deepcopy(built[type(self)])
 
 
 class CategorySerializer(FieldsOnceMixin, serializers.ModelSerializer):

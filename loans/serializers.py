@@ -1,13 +1,12 @@
 """The loan desk's API resources: members, loans and holds."""
 
-import copy
-
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from catalogue.models import Component
 from ledger.models import Entry
+from ludotheque.api import FieldsOnceMixin
 
 from .models import Hold, HouseholdMember, Loan, Member, MissingPiece
 
@@ -81,7 +80,7 @@ class MemberSerializer(serializers.ModelSerializer):
         return attrs
 
 
-class LoanSerializer(serializers.ModelSerializer):
+class LoanSerializer(FieldsOnceMixin, serializers.ModelSerializer):
     barcode = serializers.CharField(source="copy.barcode", read_only=True)
     game = serializers.CharField(source="copy.game.title", read_only=True)
     # None once the history is anonymised (privacy app).
@@ -109,14 +108,6 @@ class LoanSerializer(serializers.ModelSerializer):
             "overdue",
         ]
         read_only_fields = fields
-
-    def get_fields(self) -> dict[str, serializers.Field]:
-        # ModelSerializer inspects the model anew for every instance, and the desk answers each scan
-        # with one loan: build the fields once per process, and give each serializer its own copies.
-        cls = type(self)
-        if "_built_fields" not in cls.__dict__:
-            cls._built_fields = super().get_fields()
-        return copy.deepcopy(cls._built_fields)
 
     def get_overdue(self, loan: Loan) -> bool:
         return loan.is_overdue()
