@@ -400,6 +400,7 @@ def generate(games: int, copies: int, members: int, loans: int, seed: int) -> No
             "created_at",
             "updated_at",
             "image",
+            "loans_last_year",
         ]
         game_rows, authorships, credits, game_tags, game_langs, components = (
             Copier(cursor, "catalogue_game", game_cols),
@@ -448,6 +449,7 @@ def generate(games: int, copies: int, members: int, loans: int, seed: int) -> No
                 now,
                 now,
                 "",
+                0,  # counted by the daily step once the loans are in
             )
             for position, author in enumerate(
                 rng.sample(range(1, len(author_names) + 1), rng.choice([1, 1, 1, 2, 2, 3]))
@@ -721,6 +723,9 @@ def generate(games: int, copies: int, members: int, loans: int, seed: int) -> No
         # The search documents, by the trigger function the site relies on (see catalogue/search.py).
         cursor.execute("UPDATE catalogue_game SET search_vector = NULL")
         print(f"search documents: {time.perf_counter() - started:.0f}s")
+    from loans.services import popularity_count
+
+    print(popularity_count(today=today))
     connection.close()
     import psycopg
 

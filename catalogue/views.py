@@ -3,22 +3,25 @@
 import functools
 
 from django.core.paginator import Paginator
+from django.db import OperationalError
 from django.db.models import QuerySet, Subquery
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import formats
 from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_safe
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import APIException
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from ludotheque.access import staff_required
+from ludotheque.timeouts import statement_timed_out
 
 from . import esar, registry
 from .filters import GameFilter
@@ -276,6 +279,20 @@ def _relax_suggestions(request: HttpRequest, data: dict) -> list[dict]:
     return [suggestion for suggestion in suggestions if suggestion]
 
 
+TOO_BROAD = gettext_lazy(
+    "Cette recherche demande trop de travail : elle a été arrêtée. Précisez-la (un mot de plus, des "
+    "âges, une durée) ou enlevez « Disponible maintenant », puis relancez-la."
+)
+
+
+class SearchTooBroad(APIException):
+    """A search cut off by the web processes' statement timeout (ludotheque/wsgi.py)."""
+
+    status_code = 503
+    default_detail = TOO_BROAD
+    default_code = "search_too_broad"
+
+
 @functools.cache
 def result_list(*, api: bool = False) -> QuerySet:
     """The games of a result list with what each shows, built once per process and copied per request
@@ -294,6 +311,17 @@ def game_list(request: HttpRequest) -> HttpResponse:
     context = {"form": filterset.form, "searched": searched}
     if not filterset.is_valid():
         return render(request, "catalogue/game_list.html", context, status=400)
+    try:
+        return _results(request, filterset, context)
+    except OperationalError as error:
+        if not statement_timed_out(error):
+            raise
+        # The form again, open, with what to change.
+        context.update(searched=False, too_broad=TOO_BROAD)
+        return render(request, "catalogue/game_list.html", context, status=503)
+
+
+def _results(request: HttpRequest, filterset: GameFilter, context: dict) -> HttpResponse:
     games = filterset.qs
     facets = _facet_links(request, filterset, games.facets())
     paginator = LimitedCountPaginator(games, GAMES_PER_PAGE)
@@ -397,6 +425,11 @@ class GameViewSet(viewsets.ReadOnlyModelViewSet):
     def filter_queryset(self, queryset):
         # A notice is found by its slug alone: the search's filters (and their form) are for lists.
         return queryset if self.action == "retrieve" else super().filter_queryset(queryset)
+
+    def handle_exception(self, exc):
+        if self.action != "retrieve" and statement_timed_out(exc):
+            exc = SearchTooBroad()
+        return super().handle_exception(exc)
 
     @extend_schema(responses=FacetsSerializer, filters=True)
     @action(detail=False, pagination_class=None)

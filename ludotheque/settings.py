@@ -63,8 +63,16 @@ def env_list(name: str, default: list[str], environ=os.environ) -> list[str]:
 POSTGRES_SESSION_OPTIONS = "-c max_parallel_workers_per_gather=0 -c jit=off"
 
 
-def database_from_url(url: str | None, base_dir: Path = BASE_DIR) -> dict:
-    """Turn DATABASE_URL into a DATABASES entry; no URL means a SQLite file under var/."""
+def database_from_url(url: str | None, base_dir: Path = BASE_DIR, statement_timeout: str = "") -> dict:
+    """Turn DATABASE_URL into a DATABASES entry; no URL means a SQLite file under var/.
+
+    `statement_timeout` ("5s", "800ms", "0" for none) bounds each PostgreSQL statement; the web
+    processes set it (ludotheque/wsgi.py), the commands and the worker do not.
+    """
+    if statement_timeout and not re.fullmatch(r"[0-9]+(ms|s|min)?", statement_timeout):
+        raise ImproperlyConfigured(
+            f"DATABASE_STATEMENT_TIMEOUT must read like 5s, 800ms or 0 (none), not {statement_timeout!r}."
+        )
     if not url:
         var_dir = base_dir / "var"
         var_dir.mkdir(exist_ok=True)
@@ -89,7 +97,10 @@ def database_from_url(url: str | None, base_dir: Path = BASE_DIR) -> dict:
         except ValueError:
             raise ImproperlyConfigured(f"DATABASE_URL has an invalid port: {url!r}.") from None
         options = dict(parse_qsl(parts.query))
-        options["options"] = f"{POSTGRES_SESSION_OPTIONS} {options.get('options', '')}".strip()
+        session = POSTGRES_SESSION_OPTIONS
+        if statement_timeout:
+            session += f" -c statement_timeout={statement_timeout}"
+        options["options"] = f"{session} {options.get('options', '')}".strip()
         return {
             "ENGINE": "django.db.backends.postgresql",
             "NAME": name,
@@ -266,6 +277,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    # A statement cut off by DATABASE_STATEMENT_TIMEOUT: a 503 that says so, not the 500 page.
+    "ludotheque.timeouts.StatementTimeoutMiddleware",
     # Last, as django-axes requires: it answers a locked-out login with the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -294,7 +307,12 @@ TEMPLATES = [
 # Form widgets render through TEMPLATES, so that templates/ can give the rules forms their own widgets.
 FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 
-DATABASES = {"default": database_from_url(os.environ.get("DATABASE_URL"))}
+DATABASES = {
+    "default": database_from_url(
+        os.environ.get("DATABASE_URL"),
+        statement_timeout=os.environ.get("DATABASE_STATEMENT_TIMEOUT", ""),
+    )
+}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -8,6 +8,11 @@ from django.conf import settings
 from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ludotheque.settings")
+# The web processes give up on a statement after 5 seconds (a family's too broad search at network
+# scale, a lock held too long): the worker answers a 503 that says so and takes the next request
+# (ludotheque/timeouts.py). Commands (run_daily, migrate, the tasks worker) do not import this module
+# and run unbounded. DATABASE_STATEMENT_TIMEOUT=0 turns the bound off.
+os.environ.setdefault("DATABASE_STATEMENT_TIMEOUT", "5s")
 
 application = get_wsgi_application()
 
