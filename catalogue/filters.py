@@ -268,6 +268,9 @@ class GameFilter(django_filters.FilterSet):
         data = self.form.cleaned_data
         # An incomplete copy still counts for a table its remaining pieces allow (issue 14).
         players = data.get("joueurs") or (len(data["ages"]) if data.get("ages") else None)
+        if data.get("q"):
+            # The same search without this filter, in the same order, for GamePaginator.page().
+            self.ranked_candidates = queryset.sorted_by(self.sort_key)
         return queryset.with_copies(location=data.get("localisation"), available=True, players=players)
 
     def filter_sort(self, queryset, name, value: str):
@@ -279,5 +282,10 @@ class GameFilter(django_filters.FilterSet):
         data = self.form.cleaned_data
         return data.get("tri") or ("pertinence" if data.get("q") or data.get("ages") else "titre")
 
+    ranked_candidates = None
+
     def filter_queryset(self, queryset):
-        return super().filter_queryset(queryset).sorted_by(self.sort_key)
+        games = super().filter_queryset(queryset).sorted_by(self.sort_key)
+        # Read by the paginator of this very queryset (a clone would not carry it): see filter_available.
+        games.ranked_candidates = self.ranked_candidates
+        return games

@@ -10,7 +10,7 @@ from django.core.management import call_command
 
 from catalogue import search, views
 from catalogue.models import Copy, Game, Language
-from tests.search_helpers import add_games, family_catalogue, make_game, titles
+from tests.search_helpers import add_games, family_catalogue, make_copy, make_game, titles
 
 GAMES = "/api/games/"
 
@@ -113,6 +113,54 @@ def test_a_table_search_pages_the_games_for_everyone_then_the_others_by_title(
     assert pages[0]["count"] == 47
     # The same order as one sorted list: the last page asked alone (count, then its two lists).
     assert titles_of(client.get(GAMES, {**table, "page": "last"}).json()) == expected[40:]
+
+
+def _pages(client, search: dict) -> list[dict]:
+    """Every result of a search, page after page."""
+    results, answer = [], client.get(GAMES, search).json()
+    results += answer["results"]
+    while answer["next"]:
+        answer = client.get(answer["next"]).json()
+        results += answer["results"]
+    return results
+
+
+@pytest.mark.postgresql
+def test_a_text_search_of_available_games_is_the_search_without_those_on_loan(
+    client, db, django_assert_max_num_queries
+):
+    # 90 games with the word, the 45 with it in their title first; a copy on the shelf for three in
+    # four of them, none for the others. Looked for among the best matches (GamePaginator.available_page).
+    for number in range(45):
+        make_game(f"Les Pirates {number:02d}", players_min=2, players_max=4, age_min=6)
+        make_game(
+            f"Zeste {number:02d}", summary="Une île de pirates.", players_min=2, players_max=4, age_min=6
+        )
+    everything = _pages(client, {"q": "pirates"})
+    for position, game in enumerate(everything):
+        if position % 4 != 1:
+            make_copy(Game.objects.get(slug=game["slug"]), f"8{position:04d}")
+    ranked = _pages(client, {"q": "pirates"})
+    assert [game["title"] for game in ranked] == [game["title"] for game in everything]
+    expected = [game["title"] for game in ranked if game["available_count"]]
+    assert len(expected) == 67 and expected[:2] == ["Les Pirates 00", "Les Pirates 02"]
+    for number in (1, 2, 3, 4):
+        with django_assert_max_num_queries(3):  # the words checked, the count, the page
+            client.get(GAMES, {"q": "pirates", "disponible": "oui", "page": number})
+    assert [game["title"] for game in _pages(client, {"q": "pirates", "disponible": "oui"})] == expected
+
+
+@pytest.mark.postgresql
+def test_a_text_search_of_available_games_finds_them_behind_many_matches_on_loan(client, db):
+    # The 80 best matches have no copy on the shelf; the 10 available games rank last.
+    for number in range(80):
+        make_game(f"Les Corsaires {number:02d}", players_min=2, players_max=4, age_min=6)
+    for number in range(10):
+        game = make_game(f"Zoé {number}", summary="Des corsaires.", players_min=2, players_max=4, age_min=6)
+        make_copy(game, f"9{number:04d}")
+    answer = client.get(GAMES, {"q": "corsaires", "disponible": "oui"}).json()
+    assert answer["count"] == 10
+    assert titles_of(answer) == [f"Zoé {number}" for number in range(10)]
 
 
 def test_bad_filter_values_answer_400_with_a_french_message_per_field(client, catalogue):
