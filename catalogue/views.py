@@ -1,6 +1,8 @@
 """The family search page, the game page, and the read-only catalogue API."""
 
 import functools
+from collections.abc import Callable
+from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
 from django.db import OperationalError
@@ -168,15 +170,25 @@ class GamePagination(PageNumberPagination):
         return response
 
 
-def _url_with(request: HttpRequest, name: str, values: list[str]) -> str:
-    """The current search with parameter `name` set to `values` (removed when empty), from page 1."""
-    query = request.GET.copy()
-    query.pop("page", None)
-    if values:
-        query.setlist(name, values)
-    else:
-        query.pop(name, None)
-    return f"?{query.urlencode()}"
+def _url_with(request: HttpRequest, name: str) -> Callable[[list[str]], str]:
+    """A function giving the current search with parameter `name` set to its `values` (removed when
+    empty), from page 1.
+
+    The other parameters are encoded once: copying and encoding the whole query for each of the ~50
+    facet links cost ~1 ms. Same order as QueryDict.setlist: `name` keeps its place, or comes last.
+    """
+    query = request.GET
+    names = [key for key in query if key != "page"]
+    at = names.index(name) if name in names else len(names)
+    before = urlencode([(key, value) for key in names[:at] for value in query.getlist(key)])
+    after = urlencode([(key, value) for key in names[at + 1 :] for value in query.getlist(key)])
+
+    def url(values: list[str]) -> str:
+        return "?" + "&".join(
+            part for part in (before, urlencode([(name, value) for value in values]), after) if part
+        )
+
+    return url
 
 
 def _facet_links(request: HttpRequest, filterset: GameFilter, facets: dict) -> dict:
@@ -186,21 +198,21 @@ def _facet_links(request: HttpRequest, filterset: GameFilter, facets: dict) -> d
     """
     chosen = filterset.form.cleaned_data.get("categorie")
     chosen_code = chosen.code if chosen is not None else None
+    category_url = _url_with(request, "categorie")
     for facet in facets["categories"]:
         facet["selected"] = facet["code"] == chosen_code
-        facet["url"] = _url_with(request, "categorie", [] if facet["selected"] else [facet["code"]])
+        facet["url"] = category_url([] if facet["selected"] else [facet["code"]])
     facets["esar_groups"] = esar.grouped_facets(facets["categories"])
     for group in facets["esar_groups"]:
         if group["code"] is not None:
             group["selected"] = group["code"] == chosen_code
-            group["url"] = _url_with(request, "categorie", [] if group["selected"] else [group["code"]])
+            group["url"] = category_url([] if group["selected"] else [group["code"]])
     chosen_tags = [tag.slug for tag in filterset.form.cleaned_data.get("tag") or []]
+    tag_url = _url_with(request, "tag")
     for facet in facets["tags"]:
         facet["selected"] = facet["slug"] in chosen_tags
         others = [slug for slug in chosen_tags if slug != facet["slug"]]
-        facet["url"] = _url_with(
-            request, "tag", others if facet["selected"] else [*chosen_tags, facet["slug"]]
-        )
+        facet["url"] = tag_url(others if facet["selected"] else [*chosen_tags, facet["slug"]])
     return facets
 
 
