@@ -11,8 +11,9 @@ once with `site_calendar()` / `site_calendars()` and ask the `SiteCalendar` obje
 """
 
 import datetime
+import itertools
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from django.db.models import Q
@@ -73,9 +74,24 @@ class SiteCalendar:
         self, day: datetime.date, count: int, *, after: datetime.time | None = None
     ) -> list[Opening]:
         """The next `count` openings from `day` on; with `after`, those of `day` closed by then are skipped."""
-        found: list[Opening] = []
+        return list(itertools.islice(self._openings_from(day, after), count))
+
+    def opening_days(
+        self, day: datetime.date, count: int, *, after: datetime.time | None = None
+    ) -> list[tuple[datetime.date, list[Opening]]]:
+        """The next `count` days the site opens, each with its openings (see `openings`)."""
+        days: dict[datetime.date, list[Opening]] = {}
+        # Read lazily, up to the first opening of the day after the last one shown: asked for a fixed
+        # number of openings, the game page's three days looked at half a year of days per site.
+        for opening in self._openings_from(day, after):
+            if opening.day not in days and len(days) == count:
+                break
+            days.setdefault(opening.day, []).append(opening)
+        return list(days.items())
+
+    def _openings_from(self, day: datetime.date, after: datetime.time | None) -> Iterator[Opening]:
         if not self.has_hours:
-            return found
+            return
         for offset in range(HORIZON_DAYS):
             candidate = day + datetime.timedelta(days=offset)
             if not self.is_open(candidate):
@@ -83,21 +99,7 @@ class SiteCalendar:
             for opens_at, closes_at in self.hours[candidate.weekday()]:
                 if offset == 0 and after is not None and closes_at <= after:
                     continue
-                found.append(Opening(candidate, opens_at, closes_at))
-                if len(found) == count:
-                    return found
-        return found
-
-    def opening_days(
-        self, day: datetime.date, count: int, *, after: datetime.time | None = None
-    ) -> list[tuple[datetime.date, list[Opening]]]:
-        """The next `count` days the site opens, each with its openings (see `openings`)."""
-        days: dict[datetime.date, list[Opening]] = {}
-        for opening in self.openings(day, count * 24, after=after):
-            if opening.day not in days and len(days) == count:
-                break
-            days.setdefault(opening.day, []).append(opening)
-        return list(days.items())
+                yield Opening(candidate, opens_at, closes_at)
 
     def closures_between(
         self, first: datetime.date, last: datetime.date
