@@ -385,9 +385,10 @@ def _results(request: HttpRequest, filterset: GameFilter, context: dict) -> Http
 @functools.cache
 def notice(*, page: bool = False) -> QuerySet:
     """A game's notice with what the API (or, `page`, the game page) shows, built once per process and
-    copied per request: its subqueries and prefetch cost ~5 ms of Python to build, more than its SQL."""
-    games = Game.objects.for_notice().with_availability()
-    return games.with_shelf_status() if page else games
+    copied per request: its subqueries and prefetch cost ~5 ms of Python to build, more than its SQL.
+    The API counts the copies it lists itself (`GameViewSet.get_object`)."""
+    games = Game.objects.for_notice()
+    return games.with_availability().with_shelf_status() if page else games
 
 
 @require_safe
@@ -459,6 +460,15 @@ class GameViewSet(viewsets.ReadOnlyModelViewSet):
         if self.action == "retrieve":
             return notice().all()
         return result_list(api=True).all()
+
+    def get_object(self):
+        game = super().get_object()
+        # The notice lists every copy with `is_available`: counted here, the two counts are two
+        # correlated subqueries less for the game's query, ~1 ms of Python to compile (and its SQL).
+        copies = game.copies.all()
+        game.copies_count = len(copies)
+        game.available_count = sum(copy.is_available for copy in copies)
+        return game
 
     def get_serializer_class(self):
         return GameDetailSerializer if self.action == "retrieve" else GameSerializer
