@@ -87,7 +87,7 @@ class GamePaginator(Paginator):
         bottom = (number - 1) * self.per_page
         expected = min(self.per_page, self.count - bottom)
         reach = 2 * (bottom + self.per_page) + self.per_page
-        best = Subquery(candidates.values("pk")[:reach])
+        best = Subquery(_ids(candidates)[:reach])
         page = list(self.object_list.filter(pk__in=best)[bottom : bottom + self.per_page])
         return page if len(page) == expected else None
 
