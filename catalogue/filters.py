@@ -9,6 +9,7 @@ import re
 import django_filters
 from django import forms
 from django.core.exceptions import ValidationError
+from django.db.models.query import EmptyQuerySet
 from django.utils.choices import BaseChoiceIterator
 from django.utils.translation import gettext_lazy as _
 
@@ -225,6 +226,15 @@ class GameFilter(django_filters.FilterSet):
         model = Game
         fields = []  # every filter is declared above, with its French name
 
+    def get_form_class(self):
+        # django-filter builds the form's twelve fields, then a form class, for every search (~0.3 ms):
+        # they depend on nothing of the request, so the class is built once per filterset class and
+        # process. Each form still copies its fields, as any Django form does.
+        cls = type(self)
+        if "_form_class" not in cls.__dict__:
+            cls._form_class = super().get_form_class()
+        return cls._form_class
+
     # The type hints on `value` give the OpenAPI schema each parameter's type.
 
     def filter_text(self, queryset, name, value: str):
@@ -249,7 +259,9 @@ class GameFilter(django_filters.FilterSet):
         return queryset.filter(category=value)
 
     def filter_tags(self, queryset, name, value: list[Tag]):
-        return queryset.with_tags(value)
+        # No tag asked: the field gives `Tag.objects.none()`, which `with_tags` would compile only to
+        # find it empty (~0.1 ms).
+        return queryset if isinstance(value, EmptyQuerySet) else queryset.with_tags(value)
 
     def filter_author(self, queryset, name, value: str):
         return queryset.by_author(value)

@@ -105,7 +105,7 @@ class CopyWithGameSerializer(CopySerializer):
         fields = ["game", "game_title", *CopySerializer.Meta.fields]
 
 
-class GameSerializer(serializers.ModelSerializer):
+class GameSerializer(FieldsOnceMixin, serializers.ModelSerializer):
     """A game as a search result; expects the queryset annotated by `with_availability()`."""
 
     url = GameLinkField("game-detail", absolute=True)
@@ -142,7 +142,7 @@ class GameSerializer(serializers.ModelSerializer):
         return names if names is not None else [tag.name for tag in game.tags.all()]
 
 
-class GameDetailSerializer(FieldsOnceMixin, GameSerializer):
+class GameDetailSerializer(GameSerializer):
     """The full notice, with its pieces, copies and documents."""
 
     authors = AuthorshipSerializer(source="authorships", many=True, read_only=True)
