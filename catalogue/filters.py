@@ -226,6 +226,9 @@ class GameFilter(django_filters.FilterSet):
         model = Game
         fields = []  # every filter is declared above, with its French name
 
+    # A text search with `disponible`: the same search without it, for GamePaginator.available_page().
+    ranked_candidates = None
+
     def get_form_class(self):
         # django-filter builds the form's twelve fields, then a form class, for every search (~0.3 ms):
         # they depend on nothing of the request, so the class is built once per filterset class and
@@ -281,7 +284,7 @@ class GameFilter(django_filters.FilterSet):
         # An incomplete copy still counts for a table its remaining pieces allow (issue 14).
         players = data.get("joueurs") or (len(data["ages"]) if data.get("ages") else None)
         if data.get("q"):
-            # The same search without this filter, in the same order, for GamePaginator.page().
+            # Every other filter is declared above this one, so `queryset` is the whole search so far.
             self.ranked_candidates = queryset.sorted_by(self.sort_key)
         return queryset.with_copies(location=data.get("localisation"), available=True, players=players)
 
@@ -293,8 +296,6 @@ class GameFilter(django_filters.FilterSet):
         """The sort asked for, or relevance when there is a text query, else the title."""
         data = self.form.cleaned_data
         return data.get("tri") or ("pertinence" if data.get("q") or data.get("ages") else "titre")
-
-    ranked_candidates = None
 
     def filter_queryset(self, queryset):
         games = super().filter_queryset(queryset).sorted_by(self.sort_key)
