@@ -149,6 +149,22 @@ def _instance(model: type[models.Model], db: str, values: dict) -> models.Model:
     )
 
 
+def prefetched(instance: models.Model, name: str, related: list[models.Model]) -> None:
+    """Put `related` where a prefetch of the related manager `name` would: `instance.<name>.all()`."""
+    manager = getattr(instance, name)
+    queryset = manager.get_queryset()
+    queryset._result_cache = related
+    queryset._prefetch_done = True
+    instance.__dict__.setdefault("_prefetched_objects_cache", {})[name] = queryset
+
+
+def notice_copies():
+    """A notice's copies, with their availability, section and site, by barcode."""
+    from .models import Copy
+
+    return Copy.objects.with_availability().select_related("section", "location").order_by("barcode")
+
+
 class NoticeIterable(models.query.ModelIterable):
     """Games of `for_notice()` on PostgreSQL: their lists, read as JSON with each game's row, become
     model instances in the game's prefetch cache, where `game.authorships.all()` finds them."""
@@ -156,14 +172,10 @@ class NoticeIterable(models.query.ModelIterable):
     def __iter__(self):
         db = self.queryset.db
         for game in super().__iter__():
-            cache = game.__dict__.setdefault("_prefetched_objects_cache", {})
             for name in NOTICE_LISTS:
                 rows = game.__dict__.pop(f"{NOTICE_PREFIX}{name}")
-                manager = getattr(game, name)
-                queryset = manager.get_queryset()
-                queryset._result_cache = [_from_json(manager.model, db, row, game) for row in rows]
-                queryset._prefetch_done = True
-                cache[name] = queryset
+                model = getattr(game, name).model
+                prefetched(game, name, [_from_json(model, db, row, game) for row in rows])
             yield game
 
 
@@ -213,19 +225,17 @@ class GameSearchMixin:
         names = Tag.objects.filter(games=OuterRef("pk")).order_by("name").values("name")
         return self.annotate(tag_names=ArraySubquery(names))
 
-    def for_notice(self):
-        """Everything the game page and the API notice show: two queries, the game and its copies.
+    def for_notice(self, *, copies: bool = True):
+        """Everything the game page and the API notice show: two queries, the game and its copies
+        (`notice_copies()`; `copies=False`: not them).
 
         On PostgreSQL the authors, publishers, languages, tags, pieces and documents come with the
         game's row, as one JSON array each (`NoticeIterable` puts them where a prefetch would); on
         SQLite (a newcomer's first run) each list is prefetched, one query per kind of thing.
         """
-        from .models import Authorship, Component, Copy, Document, PublisherCredit
+        from .models import Authorship, Component, Document, PublisherCredit
 
-        copies = models.Prefetch(
-            "copies",
-            Copy.objects.with_availability().select_related("section", "location").order_by("barcode"),
-        )
+        copies = [models.Prefetch("copies", notice_copies())] if copies else []
         games = self.select_related("category").defer("search_vector")
         if self._on_postgresql():
             lists = {
@@ -234,7 +244,7 @@ class GameSearchMixin:
                 )
                 for name, (rows, fields) in _notice_lists().items()
             }
-            games = games.annotate(**lists).prefetch_related(copies)
+            games = games.annotate(**lists).prefetch_related(*copies)
             games._iterable_class = NoticeIterable
             return games
         # Each related list in its own order: their default orderings would join the game again.
@@ -247,7 +257,7 @@ class GameSearchMixin:
             "tags",
             models.Prefetch("components", Component.objects.order_by("position", "pk")),
             models.Prefetch("documents", Document.objects.order_by("position", "file_name")),
-            copies,
+            *copies,
         )
 
     def _on_postgresql(self) -> bool:

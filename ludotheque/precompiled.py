@@ -1,0 +1,92 @@
+"""Querysets whose SQL Django compiles once per database connection, then runs with other values.
+
+Compiling a queryset to SQL is pure Python, and for the catalogue's busiest reads it costs more than
+PostgreSQL takes to answer them: a game's notice (six JSON lists and the copies' availability, ~2.5 ms
+of compiling for ~3 ms of SQL), a copy by its barcode, the rows of a result page (six correlated
+subqueries per game). Their SQL is the same for every request; only a value or two change.
+
+`Precompiled(build, *placeholders)` calls `build(*placeholders)` once per connection, compiles the
+queryset it returns, and finds each placeholder among the SQL's parameters. `.queryset(*values)` then
+gives a copy of that queryset which runs the same SQL with `values` in their place: Django's own
+iterables turn its rows into the same objects (select_related, converters, annotations, and custom
+iterables such as the notice's). Such a copy runs as it is: a filter, an order or a slice added to it
+would not reach the compiled SQL, so it refuses them (TypeError).
+
+This reuses Django's compiler after `as_sql()` (its `select`, `klass_info` and `annotation_col_map`,
+which ModelIterable reads), not a documented API: `tests/test_precompiled.py` compares its results
+with the ordinary queryset's, so that a Django upgrade that changes this breaks a test, not a page.
+"""
+
+from __future__ import annotations
+
+import copy
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models import QuerySet
+from django.db.models.sql import Query
+
+
+class _Compiled:
+    """A queryset compiled on one connection: its compiler (after `as_sql()`), SQL and parameters."""
+
+    def __init__(self, queryset: QuerySet, placeholders: tuple):
+        self.queryset = queryset
+        self.compiler = queryset.query.get_compiler(using=queryset.db)
+        self.sql, params = self.compiler.as_sql()
+        self.params = list(params)
+        self.slots = []
+        for placeholder in placeholders:
+            slots = [index for index, param in enumerate(self.params) if param == placeholder]
+            if len(slots) != 1:
+                raise ValueError(f"{placeholder!r} is {len(slots)} times among the parameters, not once.")
+            self.slots.append(slots[0])
+
+    def params_with(self, values: tuple) -> list:
+        params = list(self.params)
+        for slot, value in zip(self.slots, values, strict=True):
+            params[slot] = value
+        return params
+
+
+class CompiledQuery(Query):
+    """A query whose SQL is already compiled: each compiler it gives returns that SQL with its values."""
+
+    compiled: _Compiled
+    params: list
+
+    def get_compiler(self, using=None, connection=None, elide_empty=True):
+        compiler = copy.copy(self.compiled.compiler)  # shares select, klass_info: only read
+        sql, params = self.compiled.sql, self.params
+        compiler.as_sql = lambda *args, **kwargs: (sql, params)
+        return compiler
+
+    def chain(self, klass=None):
+        raise TypeError("A precompiled queryset runs as it is: filter, order or slice it in `build`.")
+
+
+class Precompiled:
+    """A queryset built by `build(*values)`, compiled once per database connection (see the module)."""
+
+    def __init__(self, build: Callable[..., QuerySet], *placeholders: Any, using: str = DEFAULT_DB_ALIAS):
+        self.build = build
+        self.placeholders = placeholders
+        self.using = using
+        # Per connection: a compiler holds its connection, and Django gives each thread its own.
+        self._compiled: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    def compiled(self) -> _Compiled:
+        connection = connections[self.using]
+        if connection not in self._compiled:
+            template = self.build(*self.placeholders).using(self.using)
+            self._compiled[connection] = _Compiled(template, self.placeholders)
+        return self._compiled[connection]
+
+    def queryset(self, *values: Any) -> QuerySet:
+        compiled = self.compiled()
+        queryset = compiled.queryset._chain()  # its query is a copy, ours to change
+        queryset.query.__class__ = CompiledQuery
+        queryset.query.compiled, queryset.query.params = compiled, compiled.params_with(values)
+        return queryset

@@ -1,0 +1,108 @@
+"""Querysets compiled once per connection (ludotheque/precompiled.py): the notice, the game page and
+the copy lookup run SQL compiled once, with each request's own slug or barcode."""
+
+import threading
+
+import pytest
+from django.db import connection
+
+from catalogue.models import Copy, Game
+from catalogue.search import notice_copies
+from ludotheque.precompiled import Precompiled
+from tests.search_helpers import family_catalogue, lend, make_copy, make_game
+
+GAMES = "/api/games/"
+
+
+def _fields(instance, names):
+    return {name: getattr(instance, name) for name in names}
+
+
+@pytest.mark.postgresql
+def test_a_precompiled_queryset_gives_what_the_queryset_gives_for_each_value(db):
+    catalogue = family_catalogue()  # 70002, a copy of Le Château des Dragons, is out on loan
+    precompiled = Precompiled(lambda game: notice_copies().filter(game_id=game), -1)
+    names = ["barcode", "cote", "status", "is_available", "due_on", "section_id", "location_id"]
+    for game in Game.objects.all():
+        expected = list(notice_copies().filter(game_id=game.pk))
+        copies = list(precompiled.queryset(game.pk))
+        assert [_fields(copy, names) for copy in copies] == [_fields(copy, names) for copy in expected]
+        # select_related: the section and the site came with each copy, in the same query.
+        with connection.execute_wrapper(_no_query):
+            assert [(copy.section, copy.location.name) for copy in copies] == [
+                (copy.section, copy.location.name) for copy in expected
+            ]
+    assert any(copy.due_on for copy in precompiled.queryset(catalogue.chateau.pk))
+
+
+def _no_query(execute, sql, params, many, context):
+    raise AssertionError(f"unexpected query: {sql}")
+
+
+@pytest.mark.postgresql
+def test_the_notice_and_the_copy_read_the_database_anew_each_time(client, db):
+    """The SQL is compiled once; the rows are not kept: a loan, a new copy, a new title show at once."""
+    game = make_game("Quarto", players_min=2, players_max=2, age_min=6, duration_minutes=15)
+    copy = make_copy(game, "81001")
+    assert [c["available"] for c in client.get(f"{GAMES}quarto/").json()["copies"]] == [True]
+    assert client.get("/api/copies/81001/").json()["available"] is True
+    lend(copy)
+    make_copy(game, "81002")
+    Game.objects.filter(pk=game.pk).update(title="Quarto !")
+    notice = client.get(f"{GAMES}quarto/").json()
+    assert notice["title"] == "Quarto !"
+    assert [(c["barcode"], c["available"]) for c in notice["copies"]] == [("81001", False), ("81002", True)]
+    assert client.get("/api/copies/81001/").json()["available"] is False
+    page = client.get("/jeux/quarto/").content.decode()
+    assert "Quarto !" in page and "81002" in page
+
+
+@pytest.mark.postgresql
+def test_an_unknown_slug_or_barcode_is_a_404_that_says_so_in_the_users_language(client, db):
+    response = client.get(f"{GAMES}pas-de-jeu/")
+    assert (response.status_code, response.json()) == (404, {"detail": "Aucun jeu ne porte cet identifiant."})
+    response = client.get(f"{GAMES}pas-de-jeu/", HTTP_ACCEPT_LANGUAGE="en")
+    assert response.json() == {"detail": "No game has this identifier."}
+    response = client.get("/api/copies/00000/")
+    assert (response.status_code, response.json()) == (
+        404,
+        {"detail": "Aucun exemplaire ne porte ce code-barres."},
+    )
+    assert client.get("/jeux/pas-de-jeu/").status_code == 404
+
+
+def test_a_precompiled_queryset_refuses_what_its_sql_would_ignore(db):
+    precompiled = Precompiled(lambda barcode: Copy.objects.filter(barcode=barcode), "placeholder")
+    with pytest.raises(TypeError):
+        precompiled.queryset("70001").filter(status="on_shelf")
+    with pytest.raises(TypeError):
+        precompiled.queryset("70001").order_by("cote")
+
+
+def test_a_placeholder_must_be_one_parameter_of_the_sql(db):
+    # A value the lookup changes (`%value%`) never reaches the parameters as given.
+    with pytest.raises(ValueError, match="0 times"):
+        Precompiled(lambda title: Game.objects.filter(title__contains=title), "Placeholder").queryset("x")
+    with pytest.raises(ValueError, match="2 times"):
+        Precompiled(lambda title: Game.objects.filter(title=title, slug=title), "same").queryset("x")
+
+
+@pytest.mark.postgresql
+@pytest.mark.django_db(transaction=True)
+def test_each_thread_runs_it_on_its_own_connection(client):
+    """A compiler holds its connection and Django gives each thread its own: a threaded server must
+    not run a query on another thread's connection."""
+    make_copy(make_game("Quarto"), "81001")
+    assert client.get("/api/copies/81001/").status_code == 200  # compiled on this thread's connection
+    answers = []
+
+    def lookup():
+        try:
+            answers.append(client.get("/api/copies/81001/").json()["barcode"])
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=lookup)
+    thread.start()
+    thread.join(timeout=30)
+    assert answers == ["81001"]
