@@ -299,6 +299,9 @@ class GameFilter(django_filters.FilterSet):
 
     def filter_queryset(self, queryset):
         games = super().filter_queryset(queryset).sorted_by(self.sort_key)
-        # Read by the paginator of this very queryset (a clone would not carry it): see filter_available.
+        # Read by the paginator of this very queryset (a clone would not carry them): see
+        # filter_available, and GamePaginator.read for the oldest age at the table.
         games.ranked_candidates = self.ranked_candidates
+        ages = self.form.cleaned_data.get("ages")
+        games.oldest_age = max(ages) if ages else None
         return games

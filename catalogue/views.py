@@ -4,9 +4,11 @@ import functools
 from collections.abc import Callable
 from urllib.parse import urlencode
 
+from django.core.exceptions import EmptyResultSet
 from django.core.paginator import Paginator
-from django.db import OperationalError
+from django.db import OperationalError, connections
 from django.db.models import QuerySet, Subquery
+from django.db.models.expressions import RawSQL
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import formats
@@ -57,8 +59,33 @@ def _ids(games: QuerySet) -> QuerySet:
     return ids
 
 
+# A result page's games, read with what a result shows (`result_list()`) from the page's ids, which
+# the query finds in `page` (PAGE_IDS, written before it). Compiled once per connection
+# (ludotheque/precompiled.py): the six correlated subqueries of a result cost ~2 ms (API) to ~3 ms
+# (the page /jeux/) of Python to compile, more than their SQL; only the ids' query is compiled per
+# request. The page /jeux/ also says which games do not fit the oldest at the table (`fits_everyone`:
+# NULL when no ages were given); the placeholder is an age no search accepts.
+PAGE_IDS = "WITH page AS (SELECT id, n FROM unnest(ARRAY({ids})) WITH ORDINALITY AS ids (id, n)) "
+
+
+def _in_page(games: QuerySet) -> QuerySet:
+    table = Game._meta.db_table
+    position = RawSQL(f'SELECT page.n FROM page WHERE page.id = "{table}"."id"', ())
+    return games.filter(pk__in=RawSQL("SELECT page.id FROM page", ())).annotate(page_position=position)
+
+
+_PAGE_ROWS = {
+    "api": Precompiled(lambda: _in_page(result_list(api=True)).order_by("page_position")),
+    "page": Precompiled(
+        lambda oldest: _in_page(result_list().fitting_ages([oldest])).order_by("page_position"), 32_123
+    ),
+}
+
+
 class GamePaginator(Paginator):
     """Pages of games, found by their ids first and only then read whole."""
+
+    rows = "page"  # which `_PAGE_ROWS`: the API's results or the page's
 
     def page(self, number):
         page = super().page(number)
@@ -72,8 +99,23 @@ class GamePaginator(Paginator):
             return page
         # Sorting whole rows (with their category) costs ~2 ms more than sorting ids when a text
         # search ranks 10,000 matches: the page's 20 games are read again by id, in the same order.
-        page.object_list = self.object_list.filter(pk__in=Subquery(_ids(page.object_list)))
+        page.object_list = self.read(_ids(page.object_list))
         return page
+
+    def read(self, ids: QuerySet) -> list:
+        """The games `ids` selects (sorted and sliced), with what a result shows, in that order."""
+        if connections[ids.db].vendor != "postgresql":  # SQLite, a newcomer's first run
+            return list(self.object_list.filter(pk__in=Subquery(ids)))
+        try:
+            sql, params = ids.query.sql_with_params()
+        except EmptyResultSet:  # e.g. an ESAR group without any category yet
+            return []
+        if self.rows == "api":
+            values = ()
+        else:
+            values = (getattr(self.object_list, "oldest_age", None),)
+        prefix = (PAGE_IDS.format(ids=sql), params)
+        return list(_PAGE_ROWS[self.rows].queryset(*values, prefix=prefix))
 
     def available_page(self, number: int, candidates: QuerySet) -> list | None:
         """A page of a text search with `disponible`, looking for a copy on the shelf only among the best
@@ -91,7 +133,7 @@ class GamePaginator(Paginator):
         expected = min(self.per_page, self.count - bottom)
         reach = 2 * (bottom + self.per_page) + self.per_page
         best = Subquery(_ids(candidates)[:reach])
-        page = list(self.object_list.filter(pk__in=best)[bottom : bottom + self.per_page])
+        page = self.read(_ids(self.object_list.filter(pk__in=best))[bottom : bottom + self.per_page])
         return page if len(page) == expected else None
 
     def fits_first_page(self, number: int) -> list:
@@ -104,13 +146,13 @@ class GamePaginator(Paginator):
         """
         games, bottom = self.object_list, (number - 1) * self.per_page
         fitting = _ids(games.filter(fits_everyone=True).order_by("title", "pk"))
-        page = list(games.filter(pk__in=Subquery(fitting[bottom : bottom + self.per_page])))
+        page = self.read(fitting[bottom : bottom + self.per_page])
         if len(page) < self.per_page and self.count > bottom + len(page):
             fitting_count = bottom + len(page) if page else fitting.order_by().count()
             others = _ids(games.filter(fits_everyone=False).order_by("title", "pk"))
             start = max(0, bottom - fitting_count)
             wanted = self.per_page - len(page)
-            page += games.filter(pk__in=Subquery(others[start : start + wanted]))
+            page += self.read(others[start : start + wanted])
         return page
 
 
@@ -147,10 +189,14 @@ class LimitedCountPaginator(GamePaginator):
         return self.count if self.count_is_exact else self.count_limit - 1
 
 
+class ApiPaginator(LimitedCountPaginator):
+    rows = "api"
+
+
 class GamePagination(PageNumberPagination):
     """Pages of 20 games, with `count` exact up to 1,000 games (`count_exact` false: more than `count`)."""
 
-    django_paginator_class = LimitedCountPaginator
+    django_paginator_class = ApiPaginator
     page_size = GAMES_PER_PAGE
 
     def get_paginated_response(self, data) -> Response:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import copy
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
@@ -55,11 +55,12 @@ class CompiledQuery(Query):
     """A query whose SQL is already compiled: each compiler it gives returns that SQL with its values."""
 
     compiled: _Compiled
+    sql: str
     params: list
 
     def get_compiler(self, using=None, connection=None, elide_empty=True):
         compiler = copy.copy(self.compiled.compiler)  # shares select, klass_info: only read
-        sql, params = self.compiled.sql, self.params
+        sql, params = self.sql, self.params
         compiler.as_sql = lambda *args, **kwargs: (sql, params)
         return compiler
 
@@ -84,9 +85,14 @@ class Precompiled:
             self._compiled[connection] = _Compiled(template, self.placeholders)
         return self._compiled[connection]
 
-    def queryset(self, *values: Any) -> QuerySet:
+    def queryset(self, *values: Any, prefix: tuple[str, Sequence] = ("", ())) -> QuerySet:
+        """The queryset with `values` in place of the placeholders; `prefix`, SQL and its parameters
+        written before the compiled SQL (a `WITH` clause that it reads)."""
         compiled = self.compiled()
         queryset = compiled.queryset._chain()  # its query is a copy, ours to change
-        queryset.query.__class__ = CompiledQuery
-        queryset.query.compiled, queryset.query.params = compiled, compiled.params_with(values)
+        query = queryset.query
+        query.__class__ = CompiledQuery
+        query.compiled = compiled
+        query.sql = prefix[0] + compiled.sql
+        query.params = [*prefix[1], *compiled.params_with(values)]
         return queryset
