@@ -141,6 +141,31 @@ class GameSerializer(FieldsOnceMixin, serializers.ModelSerializer):
         names = getattr(game, "tag_names", None)
         return names if names is not None else [tag.name for tag in game.tags.all()]
 
+    def to_representation(self, game: Game) -> dict:
+        # The declared fields above, written out: DRF's rendering field by field (each field's source
+        # looked up, checked for None, converted) took ~2 ms for a page of 20 results, more than its
+        # SQL. The same answer (tests/test_catalogue_api.py compares it with DRF's own).
+        fields = self.fields
+        category = game.category
+        return {
+            "url": fields["url"].to_representation(game.slug),
+            "page_url": fields["page_url"].to_representation(game.slug),
+            "slug": game.slug,
+            "title": game.title,
+            "players_min": game.players_min,
+            "players_max": game.players_max,
+            "age_min": game.age_min,
+            "age_max": game.age_max,
+            "duration_minutes": game.duration_minutes,
+            "category": None
+            if category is None
+            else {"code": category.code, "label": category.label, "family": category.family},
+            "tags": self.get_tags(game),
+            "summary": game.summary,
+            "copies_count": game.copies_count,
+            "available_count": game.available_count,
+        }
+
 
 class GameDetailSerializer(GameSerializer):
     """The full notice, with its pieces, copies and documents."""
@@ -169,6 +194,9 @@ class GameDetailSerializer(GameSerializer):
             "created_at",
             "updated_at",
         ]
+
+    def to_representation(self, game: Game) -> dict:
+        return serializers.ModelSerializer.to_representation(self, game)  # DRF's, every field
 
 
 class CategoryFacetSerializer(serializers.Serializer):

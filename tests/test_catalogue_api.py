@@ -7,8 +7,10 @@ import pytest
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.core.management import call_command
+from rest_framework.request import Request
+from rest_framework.serializers import ModelSerializer
 
-from catalogue import search, views
+from catalogue import search, serializers, views
 from catalogue.models import Copy, Game, Language
 from tests.search_helpers import add_games, family_catalogue, make_copy, make_game, titles
 
@@ -53,6 +55,25 @@ def test_a_result_carries_what_a_family_needs_to_choose(client, catalogue):
         "copies_count": 2,
         "available_count": 1,
     }
+
+
+def test_a_result_is_what_drf_renders_of_its_declared_fields(client, catalogue):
+    """GameSerializer writes its fields out for speed: the same answer as DRF's field-by-field rendering,
+    for games with and without category, tags, ages, copies."""
+    make_game("Sans rien")  # no category, tag, age, duration or copy
+    response = client.get(GAMES, {"tri": "titre"})
+    request = response.wsgi_request
+    drf = serializers.GameSerializer(context={"request": Request(request)})
+    games = views.result_list(api=True).order_by("title", "pk")
+    expected = [ModelSerializer.to_representation(drf, game) for game in games]
+    assert response.json()["results"] == expected
+    sans_rien = expected[-1]
+    assert (len(expected), sans_rien["title"], sans_rien["category"], sans_rien["tags"]) == (
+        7,
+        "Sans rien",
+        None,
+        [],
+    )
 
 
 def test_twenty_games_per_page_with_links_that_keep_the_filters(client, db):
