@@ -6,12 +6,14 @@ from io import StringIO
 import pytest
 from django.conf import settings
 from django.contrib.staticfiles import finders
+from django.core.files.base import ContentFile
 from django.core.management import call_command
+from django.utils import translation
 from rest_framework.request import Request
 from rest_framework.serializers import ModelSerializer
 
 from catalogue import search, serializers, views
-from catalogue.models import Copy, Game, Language
+from catalogue.models import Author, Authorship, Copy, Game, Language, Publisher
 from tests.search_helpers import add_games, family_catalogue, make_copy, make_game, titles
 
 GAMES = "/api/games/"
@@ -74,6 +76,38 @@ def test_a_result_is_what_drf_renders_of_its_declared_fields(client, catalogue):
         None,
         [],
     )
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_a_notice_is_what_drf_renders_of_its_declared_fields(client, catalogue, settings, tmp_path, language):
+    """GameDetailSerializer writes its fields out for speed: the same answer as DRF's field-by-field
+    rendering, with every list filled, a copy without section, one on loan, a document uploaded."""
+    settings.MEDIA_ROOT = tmp_path
+    chateau = catalogue.chateau  # two copies, 70002 out on loan
+    Game.objects.filter(pk=chateau.pk).update(
+        rules_summary="Chacun son tour.", contents="1 plateau", online_url="https://example.org/chateau"
+    )
+    illustrator = Author.objects.create(name="Vincent Dutrait")
+    chateau.authorships.create(author=illustrator, role=Authorship.Role.ILLUSTRATOR, position=5)
+    chateau.publisher_credits.create(publisher=Publisher.objects.create(name="Asmodee", place="Guyancourt"))
+    chateau.languages.add(Language.objects.create(code="fre", name="Français"))
+    chateau.components.create(position=0, quantity=54, label="cartes")
+    chateau.documents.create(file_name="regles.pdf", file=ContentFile(b"%PDF-1.4", name="regles.pdf"))
+    chateau.documents.create(file_name="aide.pdf", position=1)
+    make_copy(chateau, "70003", section=None, status=Copy.Status.IN_REPAIR)
+    response = client.get(f"{GAMES}le-chateau-des-dragons/", HTTP_ACCEPT_LANGUAGE=language)
+    game = views.notice_of("le-chateau-des-dragons")
+    copies = game.copies.all()
+    game.copies_count, game.available_count = len(copies), sum(copy.is_available for copy in copies)
+    drf = serializers.GameDetailSerializer(context={"request": Request(response.wsgi_request)})
+    with translation.override(language):
+        expected = ModelSerializer.to_representation(drf, game)
+    assert response.json() == expected
+    assert [copy["section"] for copy in expected["copies"]][-1] is None
+    assert expected["copies"][1]["due_on"] and expected["documents"][0]["file"].startswith(
+        "http://testserver/"
+    )
+    assert expected["documents"][1]["file"] is None and len(expected["authors"]) == 2
 
 
 def test_twenty_games_per_page_with_links_that_keep_the_filters(client, db):
