@@ -108,6 +108,15 @@ class CopyWithGameSerializer(CopySerializer):
     class Meta(CopySerializer.Meta):
         fields = ["game", "game_title", *CopySerializer.Meta.fields]
 
+    def to_representation(self, copy: Copy) -> dict:
+        # Written out, as a notice's copies are (GameDetailSerializer): the same answer as DRF's.
+        link = GameLinkField.link_template("game-detail", self.context["request"], absolute=True)
+        return {
+            "game": link.replace(GameLinkField.PLACEHOLDER, copy.game.slug),
+            "game_title": copy.game.title,
+            **_copy(copy),
+        }
+
 
 _DATE, _DATETIME = serializers.DateField(), serializers.DateTimeField()
 
@@ -118,6 +127,20 @@ def _category(category: Category | None) -> dict | None:
         if category is None
         else {"code": category.code, "label": category.label, "family": category.family}
     )
+
+
+def _copy(copy: Copy) -> dict:
+    """A copy as CopySerializer declares it."""
+    return {
+        "barcode": copy.barcode,
+        "cote": copy.cote,
+        "section": _category(copy.section),
+        "location": copy.location.name,
+        "status": copy.status,
+        "status_label": str(copy.get_status_display()),
+        "available": copy.is_available,
+        "due_on": _DATE.to_representation(copy.due_on) if copy.due_on else None,
+    }
 
 
 def _file_url(file, request) -> str | None:
@@ -248,19 +271,7 @@ class GameDetailSerializer(GameSerializer):
                 {"quantity": component.quantity, "label": component.label}
                 for component in game.components.all()
             ],
-            "copies": [
-                {
-                    "barcode": copy.barcode,
-                    "cote": copy.cote,
-                    "section": _category(copy.section),
-                    "location": copy.location.name,
-                    "status": copy.status,
-                    "status_label": str(copy.get_status_display()),
-                    "available": copy.is_available,
-                    "due_on": _DATE.to_representation(copy.due_on) if copy.due_on else None,
-                }
-                for copy in game.copies.all()
-            ],
+            "copies": [_copy(copy) for copy in game.copies.all()],
             "documents": [
                 {"file_name": document.file_name, "file": _file_url(document.file, request)}
                 for document in game.documents.all()

@@ -110,6 +110,17 @@ def test_a_notice_is_what_drf_renders_of_its_declared_fields(client, catalogue, 
     assert expected["documents"][1]["file"] is None and len(expected["authors"]) == 2
 
 
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_a_copy_is_what_drf_renders_of_its_declared_fields(client, catalogue, language):
+    make_copy(catalogue.chateau, "70003", section=None, status=Copy.Status.IN_REPAIR)
+    for barcode in ("70001", "70002", "70003", "90901"):  # on the shelf, on loan, no section, in repair
+        response = client.get(f"/api/copies/{barcode}/", HTTP_ACCEPT_LANGUAGE=language)
+        copy = views.CopyViewSet.queryset.get(barcode=barcode)
+        drf = serializers.CopyWithGameSerializer(context={"request": Request(response.wsgi_request)})
+        with translation.override(language):
+            assert response.json() == ModelSerializer.to_representation(drf, copy), barcode
+
+
 def test_twenty_games_per_page_with_links_that_keep_the_filters(client, db):
     for number in range(23):
         make_game(f"Jeu {number:02d}", players_min=2, players_max=4, age_min=6, duration_minutes=20)
