@@ -36,6 +36,7 @@ from django.utils.translation import ngettext_lazy
 from catalogue.models import Component, Copy, Game
 from ledger import services as ledger
 from ledger.models import Entry, Kind
+from ludotheque.precompiled import Precompiled
 from opening.schedule import next_opening_day, weekday_date
 from rules.pieces import summary as playability_summary
 
@@ -73,8 +74,26 @@ def due_date(*, copy: Copy, start: datetime.date, days: int) -> datetime.date:
     return next_opening_day(copy.location_id, start + datetime.timedelta(days=days))
 
 
+# The desk's locking reads, compiled to SQL once per connection (ludotheque/precompiled.py): ~1 ms of
+# Python each per checkout or return. The placeholder is an id no row has.
+_LOCKED_MEMBER = Precompiled(
+    lambda pk: Member.objects.select_for_update(of=("self",)).select_related("membership_type").filter(pk=pk),
+    -8_675_309,
+)
+_LOCKED_COPY_AND_GAME = Precompiled(
+    lambda pk: Copy.objects.select_related("game").select_for_update(of=("game", "self")).filter(pk=pk),
+    -8_675_309,
+)
+_LOCKED_LOAN = Precompiled(
+    lambda pk: (
+        Loan.objects.select_for_update(of=("self",)).select_related("member__membership_type").filter(pk=pk)
+    ),
+    -8_675_309,
+)
+
+
 def _lock_member(member: Member) -> Member:
-    return Member.objects.select_for_update(of=("self",)).select_related("membership_type").get(pk=member.pk)
+    return _LOCKED_MEMBER.get(member.pk)
 
 
 def _lock_game(game_id: int) -> None:
@@ -89,7 +108,7 @@ def _lock_copy(copy_id: int) -> Copy:
 
 def _lock_game_and_copy(copy_id: int) -> Copy:
     """Lock a copy's game, then the copy, in one statement: PostgreSQL locks them in the order of OF."""
-    return Copy.objects.select_related("game").select_for_update(of=("game", "self")).get(pk=copy_id)
+    return _LOCKED_COPY_AND_GAME.get(copy_id)
 
 
 def _elsewhere(copy: Copy) -> str | None:
@@ -511,9 +530,7 @@ def loan_return(
     The membership type's late fee and missing pieces' prices are charged, or recorded as waived when
     the clerk waives them; pieces that came back are credited back.
     """
-    loan = (
-        Loan.objects.select_for_update(of=("self",)).select_related("member__membership_type").get(pk=loan.pk)
-    )
+    loan = _LOCKED_LOAN.get(loan.pk)
     if not loan.is_open:
         _refuse(
             _("Ce prêt est déjà clôturé : l'exemplaire a été rendu le %(date)s."),
@@ -643,9 +660,7 @@ def _charge(loan: Loan, copy: Copy, staff: AbstractBaseUser, *, kind: str, amoun
 def loan_declare_lost(*, loan: Loan, staff: AbstractBaseUser, waive_charge: bool = False) -> ReturnResult:
     """Close a loan whose game the family lost: the copy is marked lost and, if the membership type says
     so, the family is charged the copy's replacement value (or that charge is recorded as waived)."""
-    loan = (
-        Loan.objects.select_for_update(of=("self",)).select_related("member__membership_type").get(pk=loan.pk)
-    )
+    loan = _LOCKED_LOAN.get(loan.pk)
     if not loan.is_open:
         _refuse(
             _("Ce prêt est déjà clôturé : l'exemplaire a été rendu le %(date)s."),

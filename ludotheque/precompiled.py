@@ -27,6 +27,7 @@ from typing import Any
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import QuerySet
 from django.db.models.sql import Query
+from django.db.transaction import TransactionManagementError
 
 
 class _Compiled:
@@ -60,6 +61,9 @@ class CompiledQuery(Query):
 
     def get_compiler(self, using=None, connection=None, elide_empty=True):
         compiler = copy.copy(self.compiled.compiler)  # shares select, klass_info: only read
+        if self.select_for_update and compiler.connection.get_autocommit():
+            # As Django's compiler says it: outside a transaction the lock would be let go at once.
+            raise TransactionManagementError("select_for_update cannot be used outside of a transaction.")
         sql, params = self.sql, self.params
         compiler.as_sql = lambda *args, **kwargs: (sql, params)
         return compiler
@@ -96,3 +100,13 @@ class Precompiled:
         query.sql = prefix[0] + compiled.sql
         query.params = [*prefix[1], *compiled.params_with(values)]
         return queryset
+
+    def get(self, *values: Any) -> Any:
+        """The one object the queryset finds with `values`, as QuerySet.get() gives it."""
+        found = list(self.queryset(*values))
+        if len(found) == 1:
+            return found[0]
+        model = self.compiled().queryset.model
+        if not found:
+            raise model.DoesNotExist(f"{model._meta.object_name} matching query does not exist.")
+        raise model.MultipleObjectsReturned(f"get() returned more than one {model._meta.object_name}.")

@@ -4,7 +4,8 @@ the copy lookup run SQL compiled once, with each request's own slug or barcode."
 import threading
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
+from django.db.transaction import TransactionManagementError
 
 from catalogue.models import Copy, Game
 from catalogue.search import notice_copies
@@ -106,3 +107,27 @@ def test_each_thread_runs_it_on_its_own_connection(client):
     thread.start()
     thread.join(timeout=30)
     assert answers == ["81001"]
+
+
+@pytest.mark.postgresql
+@pytest.mark.django_db(transaction=True)
+def test_a_precompiled_lock_refuses_to_run_outside_a_transaction():
+    """As QuerySet.select_for_update() does: in autocommit the row would be unlocked at once."""
+    copy = make_copy(make_game("Quarto"), "81001")
+    locking = Precompiled(lambda pk: Copy.objects.select_for_update().filter(pk=pk), -1)
+    with transaction.atomic():
+        assert locking.get(copy.pk) == copy  # compiled here, inside a transaction
+    with pytest.raises(TransactionManagementError):
+        locking.get(copy.pk)
+
+
+def test_get_says_when_there_is_no_such_row_or_several(db):
+    make_copy(make_game("Quarto"), "81001")
+    make_copy(make_game("Quarto 2"), "81002", cote="QUA")
+    by_barcode = Precompiled(lambda barcode: Copy.objects.filter(barcode=barcode), "placeholder")
+    assert by_barcode.get("81001").game.title == "Quarto"
+    with pytest.raises(Copy.DoesNotExist):
+        by_barcode.get("00000")
+    by_cote = Precompiled(lambda cote: Copy.objects.filter(cote=cote), "placeholder")
+    with pytest.raises(Copy.MultipleObjectsReturned):
+        by_cote.get("QUA")
