@@ -69,6 +69,8 @@ def test_an_unknown_slug_or_barcode_is_a_404_that_says_so_in_the_users_language(
         404,
         {"detail": "Aucun exemplaire ne porte ce code-barres."},
     )
+    response = client.get("/api/copies/00000/", HTTP_ACCEPT_LANGUAGE="en")
+    assert response.json() == {"detail": "No copy carries this barcode."}
     assert client.get("/jeux/pas-de-jeu/").status_code == 404
 
 
