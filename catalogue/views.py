@@ -160,6 +160,9 @@ class LimitedCountPaginator(GamePaginator):
     """Count the objects up to EXACT_COUNT_LIMIT, or up to the page asked for when it lies further."""
 
     count_limit: int | None = None  # None: count them all (as for `page=last`)
+    # Known already to be more than this many (the facets stopped counting there): no count to run
+    # for a page within them.
+    more_than: int | None = None
 
     def validate_number(self, number):
         # page() and get_page() both start here, before anything counts.
@@ -171,6 +174,8 @@ class LimitedCountPaginator(GamePaginator):
             # A page far beyond any catalogue is refused by validate_number; counting up to it would
             # overflow PostgreSQL's bigint LIMIT.
             self.count_limit = max(EXACT_COUNT_LIMIT, min(end, MAX_COUNT_LIMIT)) + 1
+            if self.more_than is not None and self.count_limit <= self.more_than + 1:
+                self.count = self.count_limit  # what counting would find: it stops there
         return super().validate_number(number)
 
     @cached_property
@@ -425,8 +430,11 @@ def _results(request: HttpRequest, filterset: GameFilter, context: dict) -> Http
     games = filterset.qs
     facets = _facet_links(request, filterset, games.facets())
     paginator = LimitedCountPaginator(games, GAMES_PER_PAGE)
+    # Counted with the facets, in the same scan: exactly, or up to more than EXACT_COUNT_LIMIT.
     if facets["count_exact"]:
-        paginator.count = facets["count"]  # counted with the facets, in the same scan
+        paginator.count = facets["count"]
+    else:
+        paginator.more_than = facets["count"]
     page = paginator.get_page(request.GET.get("page"))
     context.update(
         page=page,

@@ -110,13 +110,15 @@ def test_a_search_that_finds_nothing_says_so(client, catalogue):
 
 @pytest.mark.postgresql
 def test_a_broad_search_says_more_than_the_limit_without_facet_counts_and_still_pages(
-    client, db, monkeypatch
+    client, db, monkeypatch, django_assert_num_queries
 ):
     # "Plus de 1 000 jeux" at full scale; a limit of 30 here, with 45 games.
     monkeypatch.setattr(search, "EXACT_COUNT_LIMIT", 30)
     monkeypatch.setattr(views, "EXACT_COUNT_LIMIT", 30)
     add_games(45)
-    response = client.get(URL, {"ages": "6,8"})
+    # The facets found more than 30: no count of its own (the facets, the page, the form's choices).
+    with django_assert_num_queries(4):
+        response = client.get(URL, {"ages": "6,8"})
     page = text_of(response)
     assert "Plus de 30 jeux trouvés" in page
     assert "jeu de stratégie" in page and 'class="count"' not in response.content.decode()
