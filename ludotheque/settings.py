@@ -58,9 +58,12 @@ def env_list(name: str, default: list[str], environ=os.environ) -> list[str]:
 
 # Session settings of every PostgreSQL connection. The site's queries are short (a few milliseconds):
 # on a small server, starting parallel workers or JIT-compiling a query costs more than it saves and
-# makes response times erratic (measured in bench/README.md, "Search"). A DATABASE_URL's own
-# `?options=` come after these, so they win: `?options=-c%20jit%3Don` turns JIT back on.
-POSTGRES_SESSION_OPTIONS = "-c max_parallel_workers_per_gather=0 -c jit=off"
+# makes response times erratic (measured in bench/README.md, "Search"). A search that counts and
+# facets only its first 1,001 games reads them in the table's order: with synchronized scans, each
+# sequential scan of a large table starts where the last one stopped, so the same search showed other
+# tags on every reload. A DATABASE_URL's own `?options=` come after these, so they win:
+# `?options=-c%20jit%3Don` turns JIT back on.
+POSTGRES_SESSION_OPTIONS = "-c max_parallel_workers_per_gather=0 -c jit=off -c synchronize_seqscans=off"
 
 
 def database_from_url(url: str | None, base_dir: Path = BASE_DIR, statement_timeout: str = "") -> dict:

@@ -84,15 +84,17 @@ def test_a_postgres_url_gives_every_connection_detail():
     assert config["OPTIONS"] == {"sslmode": "require", "options": POSTGRES_SESSION_OPTIONS}
 
 
-def test_postgres_sessions_run_without_parallel_workers_or_jit_by_default():
+def test_postgres_sessions_run_without_parallel_workers_jit_or_synchronized_scans_by_default():
     options = database_from_url("postgres://postgres@localhost/ludo")["OPTIONS"]["options"]
-    assert options == "-c max_parallel_workers_per_gather=0 -c jit=off"
+    assert options == "-c max_parallel_workers_per_gather=0 -c jit=off -c synchronize_seqscans=off"
 
 
 def test_session_options_given_in_the_url_come_last_so_they_win():
     url = "postgres://postgres@localhost/ludo?options=-c%20jit%3Don%20-c%20work_mem%3D64MB"
     options = database_from_url(url)["OPTIONS"]["options"]
-    assert options == "-c max_parallel_workers_per_gather=0 -c jit=off -c jit=on -c work_mem=64MB"
+    assert options == (
+        "-c max_parallel_workers_per_gather=0 -c jit=off -c synchronize_seqscans=off -c jit=on -c work_mem=64MB"
+    )
 
 
 def _postgres_setting(name: str, options: str | None = None) -> str:
@@ -118,6 +120,8 @@ def _postgres_setting(name: str, options: str | None = None) -> str:
 def test_the_server_applies_the_session_options_and_lets_the_url_override_them():
     assert _postgres_setting("max_parallel_workers_per_gather") == "0"
     assert _postgres_setting("jit") == "off"
+    # The same search's first 1,001 games (its count and facets) are the same on every reload.
+    assert _postgres_setting("synchronize_seqscans") == "off"
     url = "postgres://postgres@localhost/ludo?options=-c%20max_parallel_workers_per_gather%3D2"
     overridden = database_from_url(url)["OPTIONS"]["options"]
     assert _postgres_setting("max_parallel_workers_per_gather", overridden) == "2"
