@@ -3,14 +3,17 @@
 Compiling a queryset to SQL is pure Python, and for the catalogue's busiest reads it costs more than
 PostgreSQL takes to answer them: a game's notice (six JSON lists and the copies' availability, ~2.5 ms
 of compiling for ~3 ms of SQL), a copy by its barcode, the rows of a result page (six correlated
-subqueries per game). Their SQL is the same for every request; only a value or two change.
+subqueries per game), the desk's locking reads. Their SQL is the same for every request; only a value
+or two change. What the SQL holds is fixed at the first use: a value that changes (a date, a label in
+the reader's language) must be a placeholder, or the queryset is not for this.
 
 `Precompiled(build, *placeholders)` calls `build(*placeholders)` once per connection, compiles the
 queryset it returns, and finds each placeholder among the SQL's parameters. `.queryset(*values)` then
 gives a copy of that queryset which runs the same SQL with `values` in their place: Django's own
 iterables turn its rows into the same objects (select_related, converters, annotations, and custom
 iterables such as the notice's). Such a copy runs as it is: a filter, an order or a slice added to it
-would not reach the compiled SQL, so it refuses them (TypeError).
+would not reach the compiled SQL, so it refuses them (TypeError); and, as Django does, a lock
+(`select_for_update()`) outside a transaction. `.get(*values)` gives the one object, as QuerySet.get().
 
 This reuses Django's compiler after `as_sql()` (its `select`, `klass_info` and `annotation_col_map`,
 which ModelIterable reads), not a documented API: `tests/test_precompiled.py` compares its results
