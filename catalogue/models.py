@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from . import esar
-from .registry import circulation, elsewhere
+from .registry import circulation, elsewhere, elsewhere_label
 from .search import GameSearchMixin
 
 
@@ -453,7 +453,7 @@ def _away() -> list[Expression]:
     return [
         circulation().on_loan(),
         circulation().set_aside(),
-        *(expression for expression, _ in elsewhere()),
+        *elsewhere(),
     ]
 
 
@@ -493,17 +493,17 @@ class CopyQuerySet(models.QuerySet):
         return copies
 
     def with_whereabouts(self) -> "CopyQuerySet":
-        """Annotate `elsewhere`: where another app keeps the copy away from the shelves (« sur une table,
-        en jeu sur place »), or None: one subquery per registration. A writer that locks the copy asks it
-        in a statement of its own, after the lock (the locking statement keeps its older snapshot)."""
-        whereabouts = [When(expression, then=Value(label)) for expression, label in elsewhere()]
-        if not whereabouts:
-            return self.annotate(elsewhere=Value(None, output_field=models.CharField()))
-        return self.annotate(elsewhere=Case(*whereabouts, default=None, output_field=models.CharField()))
+        """Annotate `whereabouts`: which registration keeps the copy away from the shelves, or None (one
+        subquery per registration); `Copy.elsewhere` says it in words. A writer that locks the copy asks
+        it in a statement of its own, after the lock (the locking statement keeps its older snapshot)."""
+        whens = [When(expression, then=Value(index)) for index, expression in enumerate(elsewhere())]
+        if not whens:
+            return self.annotate(whereabouts=Value(None, output_field=models.IntegerField()))
+        return self.annotate(whereabouts=Case(*whens, default=None, output_field=models.IntegerField()))
 
     def with_availability(self) -> "CopyQuerySet":
         """Annotate `is_available` (see available()), `due_on`, the open loan's return date or None, and
-        `elsewhere`, where another app keeps the copy (« sur une table… ») or None."""
+        `whereabouts` (see with_whereabouts(): `copy.elsewhere`, « sur une table… », or None)."""
         # available()'s conditions on the copy's own row: a second read of the copy, as a subquery of
         # available() copies, took ~2 ms more of Python to build and plan for each copy lookup.
         on_shelf = Q(status__in=Copy.Status.lendable())
@@ -604,6 +604,12 @@ class Copy(models.Model):
     @staticmethod
     def tables_mask(counts) -> int:
         return sum(1 << count for count in counts if 1 <= count <= MAX_TABLE)
+
+    @property
+    def elsewhere(self) -> str | None:
+        """Where another app keeps the copy (« sur une table, en jeu sur place »), in the reader's
+        language, or None; from `with_whereabouts()`."""
+        return None if self.whereabouts is None else elsewhere_label(self.whereabouts)
 
     @property
     def status_allows_lending(self) -> bool:

@@ -85,9 +85,15 @@ def register_elsewhere(expression: Callable[[], Expression], label: Callable[[],
         _elsewhere.append((expression, label))
 
 
-def elsewhere() -> list[tuple[Expression, str]]:
-    """Each registered whereabouts: its expression and its label."""
-    return [(expression(), str(label())) for expression, label in _elsewhere]
+def elsewhere() -> list[Expression]:
+    """Each registered whereabouts' expression, in the order `elsewhere_label()` numbers them."""
+    return [expression() for expression, _ in _elsewhere]
+
+
+def elsewhere_label(index: int) -> str:
+    """The label of the `index`-th registered whereabouts, in the reader's language: read when shown,
+    never put into SQL, so that a queryset built once (a notice's copies) speaks every language."""
+    return str(_elsewhere[index][1]())
 
 
 def register_piece_keys(keys: Callable[[Game], list[tuple[str, str]]]) -> None:

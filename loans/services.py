@@ -34,6 +34,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from catalogue.models import Component, Copy, Game
+from catalogue.registry import elsewhere_label
 from ledger import services as ledger
 from ledger.models import Entry, Kind
 from ludotheque.precompiled import Precompiled
@@ -116,7 +117,8 @@ def _elsewhere(copy: Copy) -> str | None:
 
     Its own statement, after the lock: the locking statement, if it waited, still sees the snapshot
     from before the wait (a copy taken to a table meanwhile would look free)."""
-    return Copy.objects.filter(pk=copy.pk).with_whereabouts().values_list("elsewhere", flat=True).get()
+    away = Copy.objects.filter(pk=copy.pk).with_whereabouts().values_list("whereabouts", flat=True).get()
+    return None if away is None else elsewhere_label(away)
 
 
 def _check_membership(member: Member, today: datetime.date) -> None:

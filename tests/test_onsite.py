@@ -138,6 +138,13 @@ def test_a_copy_at_a_table_is_not_available_and_cannot_be_lent(session, copy, ca
     assert "Sur une table, en jeu sur place" in text_of(client.get(catane.get_absolute_url()))
 
 
+def test_a_copy_at_a_table_is_said_so_in_the_readers_language(session, copy, catane, staff_user, client):
+    services.table_take(session=session, copy=copy, staff=staff_user)
+    assert "Sur une table, en jeu sur place" in text_of(client.get(catane.get_absolute_url()))
+    english = text_of(client.get(catane.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en"))
+    assert "At a table, played on site" in english and "Sur une table" not in english
+
+
 def test_a_table_does_not_count_against_the_family_quota(session, copy, catane, staff_user):
     family = make_member("M0001", "Alex Tartempion", membership_type=make_membership_type(loan_quota=1))
     loans.loan_create(copy=make_copy(catane, "90462"), member=family, staff=staff_user)
