@@ -225,9 +225,8 @@ class GameSearchMixin:
         names = Tag.objects.filter(games=OuterRef("pk")).order_by("name").values("name")
         return self.annotate(tag_names=ArraySubquery(names))
 
-    def for_notice(self, *, copies: bool = True):
-        """Everything the game page and the API notice show: two queries, the game and its copies
-        (`notice_copies()`; `copies=False`: not them).
+    def for_notice(self):
+        """Everything the game page and the API notice show but the copies (`notice_copies()`).
 
         On PostgreSQL the authors, publishers, languages, tags, pieces and documents come with the
         game's row, as one JSON array each (`NoticeIterable` puts them where a prefetch would); on
@@ -235,7 +234,6 @@ class GameSearchMixin:
         """
         from .models import Authorship, Component, Document, PublisherCredit
 
-        copies = [models.Prefetch("copies", notice_copies())] if copies else []
         games = self.select_related("category").defer("search_vector")
         if self._on_postgresql():
             lists = {
@@ -244,7 +242,7 @@ class GameSearchMixin:
                 )
                 for name, (rows, fields) in _notice_lists().items()
             }
-            games = games.annotate(**lists).prefetch_related(*copies)
+            games = games.annotate(**lists)
             games._iterable_class = NoticeIterable
             return games
         # Each related list in its own order: their default orderings would join the game again.
@@ -257,7 +255,6 @@ class GameSearchMixin:
             "tags",
             models.Prefetch("components", Component.objects.order_by("position", "pk")),
             models.Prefetch("documents", Document.objects.order_by("position", "file_name")),
-            *copies,
         )
 
     def _on_postgresql(self) -> bool:

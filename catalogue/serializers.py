@@ -7,8 +7,6 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from ludotheque.api import FieldsOnceMixin
-
 from .models import Authorship, Category, Component, Copy, Document, Game, PublisherCredit
 
 
@@ -44,19 +42,19 @@ class GamePageLinkField(GameLinkField):
     """A link to a game's page, relative to the site (`/jeux/quarto/`)."""
 
 
-class CategorySerializer(FieldsOnceMixin, serializers.ModelSerializer):
+class CategorySerializer(serializers.ModelSerializer):
     class Meta:
         model = Category
         fields = ["code", "label", "family"]
 
 
-class ComponentSerializer(FieldsOnceMixin, serializers.ModelSerializer):
+class ComponentSerializer(serializers.ModelSerializer):
     class Meta:
         model = Component
         fields = ["quantity", "label"]
 
 
-class AuthorshipSerializer(FieldsOnceMixin, serializers.ModelSerializer):
+class AuthorshipSerializer(serializers.ModelSerializer):
     name = serializers.CharField(source="author.name")
 
     class Meta:
@@ -64,7 +62,7 @@ class AuthorshipSerializer(FieldsOnceMixin, serializers.ModelSerializer):
         fields = ["name", "role"]
 
 
-class PublisherCreditSerializer(FieldsOnceMixin, serializers.ModelSerializer):
+class PublisherCreditSerializer(serializers.ModelSerializer):
     name = serializers.CharField(source="publisher.name")
     place = serializers.CharField(source="publisher.place")
 
@@ -73,7 +71,7 @@ class PublisherCreditSerializer(FieldsOnceMixin, serializers.ModelSerializer):
         fields = ["name", "place"]
 
 
-class DocumentSerializer(FieldsOnceMixin, serializers.ModelSerializer):
+class DocumentSerializer(serializers.ModelSerializer):
     file = serializers.FileField(
         read_only=True, allow_null=True, help_text=_("Le fichier, s'il a été déposé.")
     )
@@ -83,7 +81,7 @@ class DocumentSerializer(FieldsOnceMixin, serializers.ModelSerializer):
         fields = ["file_name", "file"]
 
 
-class CopySerializer(FieldsOnceMixin, serializers.ModelSerializer):
+class CopySerializer(serializers.ModelSerializer):
     """A copy; expects the queryset annotated by `Copy.objects.with_availability()`."""
 
     section = CategorySerializer(read_only=True, allow_null=True)
@@ -150,7 +148,7 @@ def _file_url(file, request) -> str | None:
     return request.build_absolute_uri(file.url) if request is not None else file.url
 
 
-class GameSerializer(FieldsOnceMixin, serializers.ModelSerializer):
+class GameSerializer(serializers.ModelSerializer):
     """A game as a search result; expects the queryset annotated by `with_availability()`."""
 
     url = GameLinkField("game-detail", absolute=True)
@@ -249,8 +247,9 @@ class GameDetailSerializer(GameSerializer):
 
     def to_representation(self, game: Game) -> dict:
         # Written out, as a result is: building this serializer's 27 fields and their nested ones for
-        # each notice, then rendering them one by one, was half of a notice's time (~3 ms). Dates and
-        # files through DRF's own fields. The same answer as DRF's (tests/test_catalogue_api.py).
+        # each notice, then rendering them one by one, was half of a notice's time (~3 ms). Dates
+        # through DRF's own fields, files as its FileField gives them. The same answer as DRF's
+        # (tests/test_catalogue_api.py).
         request = self.context.get("request")
         return {
             **super().to_representation(game),

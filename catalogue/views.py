@@ -25,7 +25,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from ludotheque.access import staff_required
-from ludotheque.precompiled import Precompiled
+from ludotheque.precompiled import UNUSED_ID, Precompiled
 from ludotheque.timeouts import statement_timed_out
 
 from . import esar, registry
@@ -63,8 +63,8 @@ def _ids(games: QuerySet) -> QuerySet:
 # the query finds in `page` (PAGE_IDS, written before it). Compiled once per connection
 # (ludotheque/precompiled.py): the six correlated subqueries of a result cost ~2 ms (API) to ~3 ms
 # (the page /jeux/) of Python to compile, more than their SQL; only the ids' query is compiled per
-# request. The page /jeux/ also says which games do not fit the oldest at the table (`fits_everyone`:
-# NULL when no ages were given); the placeholder is an age no search accepts.
+# request. Each result says whether it fits the oldest at the table (`fits_everyone`, NULL when no
+# ages were given: the page /jeux/ flags the others); the placeholder is an age no search accepts.
 PAGE_IDS = "WITH page AS (SELECT id, n FROM unnest(ARRAY({ids})) WITH ORDINALITY AS ids (id, n)) "
 
 
@@ -74,18 +74,17 @@ def _in_page(games: QuerySet) -> QuerySet:
     return games.filter(pk__in=RawSQL("SELECT page.id FROM page", ())).annotate(page_position=position)
 
 
-_PAGE_ROWS = {
-    "api": Precompiled(lambda: _in_page(result_list(api=True)).order_by("page_position")),
-    "page": Precompiled(
-        lambda oldest: _in_page(result_list().fitting_ages([oldest])).order_by("page_position"), 32_123
-    ),
-}
+def _page_rows(*, api: bool) -> Precompiled:
+    def build(oldest: int) -> QuerySet:
+        return _in_page(result_list(api=api).fitting_ages([oldest])).order_by("page_position")
+
+    return Precompiled(build, 32_123)
 
 
 class GamePaginator(Paginator):
     """Pages of games, found by their ids first and only then read whole."""
 
-    rows = "page"  # which `_PAGE_ROWS`: the API's results or the page's
+    rows = _page_rows(api=False)  # the API's paginator reads the API's results
 
     def page(self, number):
         page = super().page(number)
@@ -110,12 +109,8 @@ class GamePaginator(Paginator):
             sql, params = ids.query.sql_with_params()
         except EmptyResultSet:  # e.g. an ESAR group without any category yet
             return []
-        if self.rows == "api":
-            values = ()
-        else:
-            values = (getattr(self.object_list, "oldest_age", None),)
-        prefix = (PAGE_IDS.format(ids=sql), params)
-        return list(_PAGE_ROWS[self.rows].queryset(*values, prefix=prefix))
+        oldest = getattr(self.object_list, "oldest_age", None)
+        return list(self.rows.queryset(oldest, prefix=(PAGE_IDS.format(ids=sql), params)))
 
     def available_page(self, number: int, candidates: QuerySet) -> list | None:
         """A page of a text search with `disponible`, looking for a copy on the shelf only among the best
@@ -195,7 +190,7 @@ class LimitedCountPaginator(GamePaginator):
 
 
 class ApiPaginator(LimitedCountPaginator):
-    rows = "api"
+    rows = _page_rows(api=True)
 
 
 class GamePagination(PageNumberPagination):
@@ -451,19 +446,16 @@ def _results(request: HttpRequest, filterset: GameFilter, context: dict) -> Http
 
 # A game's notice by its slug, then its copies: compiled to SQL once per connection, not per request
 # (ludotheque/precompiled.py; ~2.5 ms of Python for the two). The placeholders are values no request
-# sends: an invalid slug, a negative id.
+# sends: an invalid slug, an id no row has.
+def _notice(slug: str, *, page: bool) -> QuerySet:
+    games = Game.objects.for_notice()
+    return (games.with_availability().with_shelf_status() if page else games).filter(slug=slug)
+
+
 _NOTICES = {
-    page: Precompiled(
-        lambda slug, page=page: (
-            Game.objects.for_notice(copies=False).with_availability().with_shelf_status()
-            if page
-            else Game.objects.for_notice(copies=False)
-        ).filter(slug=slug),
-        "precompiled slug",
-    )
-    for page in (False, True)
+    page: Precompiled(functools.partial(_notice, page=page), "precompiled slug") for page in (False, True)
 }
-_NOTICE_COPIES = Precompiled(lambda game: notice_copies().filter(game_id=game), -8_675_309)
+_NOTICE_COPIES = Precompiled(lambda game: notice_copies().filter(game_id=game), UNUSED_ID)
 
 
 def notice_of(slug: str, *, page: bool = False) -> Game:

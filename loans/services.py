@@ -37,7 +37,7 @@ from catalogue.models import Component, Copy, Game
 from catalogue.registry import elsewhere_label
 from ledger import services as ledger
 from ledger.models import Entry, Kind
-from ludotheque.precompiled import Precompiled
+from ludotheque.precompiled import UNUSED_ID, Precompiled
 from opening.schedule import next_opening_day, weekday_date
 from rules.pieces import summary as playability_summary
 
@@ -76,20 +76,20 @@ def due_date(*, copy: Copy, start: datetime.date, days: int) -> datetime.date:
 
 
 # The desk's locking reads, compiled to SQL once per connection (ludotheque/precompiled.py): ~1 ms of
-# Python each per checkout or return. The placeholder is an id no row has.
+# Python each per checkout or return.
 _LOCKED_MEMBER = Precompiled(
     lambda pk: Member.objects.select_for_update(of=("self",)).select_related("membership_type").filter(pk=pk),
-    -8_675_309,
+    UNUSED_ID,
 )
 _LOCKED_COPY_AND_GAME = Precompiled(
     lambda pk: Copy.objects.select_related("game").select_for_update(of=("game", "self")).filter(pk=pk),
-    -8_675_309,
+    UNUSED_ID,
 )
 _LOCKED_LOAN = Precompiled(
     lambda pk: (
         Loan.objects.select_for_update(of=("self",)).select_related("member__membership_type").filter(pk=pk)
     ),
-    -8_675_309,
+    UNUSED_ID,
 )
 
 

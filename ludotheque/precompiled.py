@@ -32,6 +32,9 @@ from django.db.models import QuerySet
 from django.db.models.sql import Query
 from django.db.transaction import TransactionManagementError
 
+# A placeholder for an id: no row has it.
+UNUSED_ID = -8_675_309
+
 
 class _Compiled:
     """A queryset compiled on one connection: its compiler (after `as_sql()`), SQL and parameters."""
