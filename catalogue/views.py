@@ -59,13 +59,14 @@ def _ids(games: QuerySet) -> QuerySet:
     return ids
 
 
-# A result page's games, read with what a result shows (`result_list()`) from the page's ids, which
-# the query finds in `page` (PAGE_IDS, written before it). Compiled once per connection
-# (ludotheque/precompiled.py): the six correlated subqueries of a result cost ~2 ms (API) to ~3 ms
-# (the page /jeux/) of Python to compile, more than their SQL; only the ids' query is compiled per
-# request. Each result says whether it fits the oldest at the table (`fits_everyone`, NULL when no
-# ages were given: the page /jeux/ flags the others); the placeholder is an age no search accepts.
-PAGE_IDS = "WITH page AS (SELECT id, n FROM unnest(ARRAY({ids})) WITH ORDINALITY AS ids (id, n)) "
+# A result page's games, read with what a result shows (`result_list()`) from the page's ids, found
+# first: the query reads them, in order, from `page` (PAGE_IDS, written before it). Compiled once per
+# connection and prepared once per session (ludotheque/precompiled.py): the six correlated subqueries
+# of a result cost ~2 ms (API) to ~3 ms (the page /jeux/) of Python to compile and ~2.5 ms to plan,
+# five times their SQL's time; a round trip for the ids costs ~0.1 ms. Each result says whether it
+# fits the oldest at the table (`fits_everyone`, NULL when no ages were given: the page /jeux/ flags
+# the others); the placeholders are ids no row has and an age no search accepts.
+PAGE_IDS = "WITH page AS (SELECT id, n FROM unnest(%s::bigint[]) WITH ORDINALITY AS ids (id, n)) "
 
 
 def _in_page(games: QuerySet) -> QuerySet:
@@ -75,10 +76,10 @@ def _in_page(games: QuerySet) -> QuerySet:
 
 
 def _page_rows(*, api: bool) -> Precompiled:
-    def build(oldest: int) -> QuerySet:
+    def build(ids: list[int], oldest: int) -> QuerySet:  # the ids go to PAGE_IDS
         return _in_page(result_list(api=api).fitting_ages([oldest])).order_by("page_position")
 
-    return Precompiled(build, 32_123)
+    return Precompiled(build, [UNUSED_ID], 32_123, prefix=(PAGE_IDS, [[UNUSED_ID]]))
 
 
 class GamePaginator(Paginator):
@@ -86,69 +87,75 @@ class GamePaginator(Paginator):
 
     rows = _page_rows(api=False)  # the API's paginator reads the API's results
 
+    # The ids of the page asked for, when they came with the count: (number, ids).
+    prefetched: tuple[int, list[int]] | None = None
+
     def page(self, number):
         page = super().page(number)
+        ids = self.prefetched[1] if self.prefetched and self.prefetched[0] == page.number else None
+        if ids is None:
+            ids = [row["pk"] for row in self.first_ids(page.number)]
         if tuple(self.object_list.query.order_by) == FITS_FIRST:
-            page.object_list = self.fits_first_page(page.number)
-            return page
-        candidates = getattr(self.object_list, "ranked_candidates", None)
-        found = self.available_page(page.number, candidates) if candidates is not None else None
-        if found is not None:
-            page.object_list = found
-            return page
-        # Sorting whole rows (with their category) costs ~2 ms more than sorting ids when a text
-        # search ranks 10,000 matches: the page's 20 games are read again by id, in the same order.
-        page.object_list = self.read(_ids(page.object_list))
+            ids = self.fits_first_ids(page.number, ids)
+        elif getattr(self.object_list, "ranked_candidates", None) is not None:
+            bottom = (page.number - 1) * self.per_page
+            if len(ids) != min(self.per_page, self.count - bottom):  # see first_ids()
+                ids = [row["pk"] for row in _ids(self.object_list[bottom : bottom + self.per_page])]
+        page.object_list = self.read(ids)
         return page
 
-    def read(self, ids: QuerySet) -> list:
-        """The games `ids` selects (sorted and sliced), with what a result shows, in that order."""
-        if connections[ids.db].vendor != "postgresql":  # SQLite, a newcomer's first run
-            return list(self.object_list.filter(pk__in=Subquery(ids)))
-        try:
-            sql, params = ids.query.sql_with_params()
-        except EmptyResultSet:  # e.g. an ESAR group without any category yet
-            return []
-        oldest = getattr(self.object_list, "oldest_age", None)
-        return list(self.rows.queryset(oldest, prefix=(PAGE_IDS.format(ids=sql), params)))
+    def first_ids(self, number: int) -> QuerySet:
+        """The query of the ids that page `number` reads first: all of them, but on the page where a
+        table's games for everyone end (fits_first_ids) or a text search with `disponible` finds too
+        few games on the shelf among its best matches.
 
-    def available_page(self, number: int, candidates: QuerySet) -> list | None:
-        """A page of a text search with `disponible`, looking for a copy on the shelf only among the best
-        matches: `candidates` is the same search without that condition, in the same order.
+        Sorting whole rows (with their category) costs ~2 ms more than sorting ids when a text search
+        ranks 10,000 matches: the page's 20 games are found by id first, then read whole, in that order.
 
-        Asked as one query, PostgreSQL checks every match for an available copy before ranking them
-        (9,552 checks for `pirates` at 100,000 games, 58 ms; 96,000 and seconds at 1,000,000). The
-        first N available games of the search are also the first N available among its first `reach`
-        matches, as soon as that many of them are available: any other match ranks after all of those.
-        So the page is looked for among the first `reach` matches, ranked without the check, and None
-        (the caller asks the whole search) when they hold fewer games than the page shows: few copies
-        on the shelf.
-        """
-        bottom = (number - 1) * self.per_page
-        expected = min(self.per_page, self.count - bottom)
-        reach = 2 * (bottom + self.per_page) + self.per_page
-        best = Subquery(_ids(candidates)[:reach])
-        page = self.read(_ids(self.object_list.filter(pk__in=best))[bottom : bottom + self.per_page])
-        return page if len(page) == expected else None
+        A text search with `disponible` (`ranked_candidates`: the same search without that condition,
+        in the same order), asked as one query, made PostgreSQL check every match for an available copy
+        before ranking them (9,552 checks for `pirates` at 100,000 games, 58 ms; 96,000 and seconds at
+        1,000,000). The first N available games of the search are also the first N available among its
+        first `reach` matches, as soon as that many of them are available: any other match ranks after
+        all of those. So the page is looked for among the first `reach` matches, ranked without the
+        check; when they hold fewer games than the page shows (few copies on the shelf), page() asks
+        the whole search.
 
-    def fits_first_page(self, number: int) -> list:
-        """A page of a table's search: the games that fit everyone by title, then the others by title.
-
-        Sorted as one list, every match was read and sorted before the first page came out (18 ms for
-        30,000 matches at 100,000 games, ten times more at ten times the games). Taken as the two
-        lists, each walks the title index and stops at the page: the others are read only on the page
-        where the first list ends.
+        A table's search (FITS_FIRST) sorted as one list read and sorted every match before the first
+        page came out (18 ms for 30,000 matches at 100,000 games, ten times more at ten times the
+        games). Taken as two lists, the games that fit everyone by title, then the others by title,
+        each walks the title index and stops at the page.
         """
         games, bottom = self.object_list, (number - 1) * self.per_page
-        fitting = _ids(games.filter(fits_everyone=True).order_by("title", "pk"))
-        page = self.read(fitting[bottom : bottom + self.per_page])
-        if len(page) < self.per_page and self.count > bottom + len(page):
-            fitting_count = bottom + len(page) if page else fitting.order_by().count()
-            others = _ids(games.filter(fits_everyone=False).order_by("title", "pk"))
-            start = max(0, bottom - fitting_count)
-            wanted = self.per_page - len(page)
-            page += self.read(others[start : start + wanted])
-        return page
+        top = bottom + self.per_page
+        if tuple(games.query.order_by) == FITS_FIRST:
+            return _ids(games.filter(fits_everyone=True).order_by("title", "pk"))[bottom:top]
+        candidates = getattr(games, "ranked_candidates", None)
+        if candidates is not None:
+            best = Subquery(_ids(candidates)[: 2 * top + self.per_page])
+            return _ids(games.filter(pk__in=best))[bottom:top]
+        return _ids(games[bottom:top])
+
+    def fits_first_ids(self, number: int, fitting: list[int]) -> list[int]:
+        """A table's page: `fitting`, the games for everyone on it, then the others where they end."""
+        games, bottom = self.object_list, (number - 1) * self.per_page
+        if len(fitting) == self.per_page or self.count <= bottom + len(fitting):
+            return fitting
+        if fitting:
+            fitting_count = bottom + len(fitting)
+        else:
+            fitting_count = games.filter(fits_everyone=True).order_by().count()
+        others = _ids(games.filter(fits_everyone=False).order_by("title", "pk"))
+        start = max(0, bottom - fitting_count)
+        return fitting + [row["pk"] for row in others[start : start + self.per_page - len(fitting)]]
+
+    def read(self, ids: list[int]) -> list:
+        """The games `ids` names, with what a result shows, in that order."""
+        if not ids:
+            return []
+        if connections[self.object_list.db].vendor != "postgresql":  # SQLite, a newcomer's first run
+            return list(self.object_list.filter(pk__in=ids))  # same order: a page of that order
+        return list(self.rows.queryset(ids, getattr(self.object_list, "oldest_age", None)))
 
 
 class LimitedCountPaginator(GamePaginator):
@@ -158,6 +165,7 @@ class LimitedCountPaginator(GamePaginator):
     # Known already to be more than this many (the facets stopped counting there): no count to run
     # for a page within them.
     more_than: int | None = None
+    asked: int | None = None  # the page number asked for, when valid: its ids come with the count
 
     def validate_number(self, number):
         # page() and get_page() both start here, before anything counts.
@@ -169,6 +177,7 @@ class LimitedCountPaginator(GamePaginator):
             # A page far beyond any catalogue is refused by validate_number; counting up to it would
             # overflow PostgreSQL's bigint LIMIT.
             self.count_limit = max(EXACT_COUNT_LIMIT, min(end, MAX_COUNT_LIMIT)) + 1
+            self.asked = int(number) if 0 < end <= MAX_COUNT_LIMIT else None
             if self.more_than is not None and self.count_limit <= self.more_than + 1:
                 self.count = self.count_limit  # what counting would find: it stops there
         return super().validate_number(number)
@@ -177,7 +186,23 @@ class LimitedCountPaginator(GamePaginator):
     def count(self) -> int:
         # The ids alone, unsorted: no ranking, no annotation, and a count that can stop early.
         ids = self.object_list.order_by().values("pk")
-        return ids.count() if self.count_limit is None else ids[: self.count_limit].count()
+        counted = ids if self.count_limit is None else ids[: self.count_limit]
+        if self.asked is None or connections[counted.db].vendor != "postgresql":
+            return counted.count()
+        # The page's ids in the same round trip, for page(): the count and the page in two queries.
+        try:
+            counted_sql, counted_params = counted.query.sql_with_params()
+            ids_sql, ids_params = self.first_ids(self.asked).query.sql_with_params()
+        except EmptyResultSet:  # e.g. an ESAR group without any category yet
+            return counted.count()
+        with connections[counted.db].cursor() as cursor:
+            cursor.execute(
+                f"SELECT (SELECT COUNT(*) FROM ({counted_sql}) AS counted), ARRAY({ids_sql})",
+                (*counted_params, *ids_params),
+            )
+            count, page_ids = cursor.fetchone()
+        self.prefetched = (self.asked, page_ids)
+        return count
 
     @property
     def count_is_exact(self) -> bool:

@@ -6,6 +6,7 @@ import threading
 import pytest
 from django.db import connection, transaction
 from django.db.transaction import TransactionManagementError
+from django.test.utils import CaptureQueriesContext
 
 from catalogue.models import Copy, Game
 from catalogue.search import notice_copies
@@ -133,3 +134,43 @@ def test_get_says_when_there_is_no_such_row_or_several(db):
     by_cote = Precompiled(lambda cote: Copy.objects.filter(cote=cote), "placeholder")
     with pytest.raises(Copy.MultipleObjectsReturned):
         by_cote.get("QUA")
+
+
+def _prepared(name: str) -> list[str]:
+    """The statements of that name prepared in this session (PostgreSQL's own list)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements WHERE name = %s", [name])
+        return [statement for (statement,) in cursor.fetchall()]
+
+
+@pytest.mark.postgresql
+def test_postgresql_plans_it_once_per_session_with_the_other_values_written_in(db):
+    """PREPARE once per session, then EXECUTE: the request's value is the statement's parameter, the
+    others are written into it, quotes and percent signs included."""
+    title = "L'Or des 100 % pirates"
+    make_game(title)
+    make_game("Quarto")
+    titled = Precompiled(lambda pk: Game.objects.filter(pk=pk, title=title).exclude(slug="s'%s"), -1)
+    for game in Game.objects.all():
+        assert list(titled.queryset(game.pk)) == list(Game.objects.filter(pk=game.pk, title=title))
+    [statement] = _prepared(titled.name)
+    assert "$1" in statement and "'L''Or des 100 % pirates'" in statement and "'s''%s'" in statement
+    # Each request sends the EXECUTE alone, with its value.
+    pk = Game.objects.get(title=title).pk
+    with CaptureQueriesContext(connection) as queries:
+        assert titled.get(pk).title == title
+    assert [query["sql"] for query in queries] == [f"EXECUTE {titled.name}({pk})"]
+
+
+@pytest.mark.postgresql
+@pytest.mark.django_db(transaction=True)
+def test_a_new_session_prepares_it_again_and_a_rollback_does_not_lose_it():
+    copy = make_copy(make_game("Quarto"), "81001")
+    by_barcode = Precompiled(lambda barcode: Copy.objects.filter(barcode=barcode), "placeholder")
+    with transaction.atomic():
+        assert by_barcode.get("81001") == copy  # prepared inside a transaction…
+        transaction.set_rollback(True)
+    assert by_barcode.get("81001") == copy  # …that rolled back: still there
+    connection.close()  # e.g. CONN_MAX_AGE reached: Django opens a new session
+    assert by_barcode.get("81001") == copy
+    assert len(_prepared(by_barcode.name)) == 1
