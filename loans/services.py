@@ -92,6 +92,67 @@ _LOCKED_LOAN = Precompiled(
     UNUSED_ID,
 )
 
+# The other reads of a checkout and a return whose SQL is the same each time, compiled the same way.
+# A statement with several ids takes a placeholder for each (each must be a parameter of its own).
+_ID_1, _ID_2, _ID_3, _ID_4 = (UNUSED_ID - n for n in range(4))
+_WHEREABOUTS = Precompiled(
+    # Which registration keeps the copy away (an index; its label is read in the reader's language).
+    lambda pk: Copy.objects.filter(pk=pk).with_whereabouts().order_by().values_list("whereabouts", flat=True),
+    UNUSED_ID,
+)
+_OPEN_LOANS = Precompiled(
+    # The copy's open loan, if any, and the family's open loans, in one statement: grouped by
+    # `returned_at`, NULL for every open loan, so one row (none when neither has an open loan).
+    lambda copy, member, of_copy, of_member: (
+        Loan.objects.open()
+        .filter(Q(copy_id=copy) | Q(member_id=member))
+        .values("returned_at")
+        .annotate(
+            of_copy=Count("pk", filter=Q(copy_id=of_copy)),
+            of_member=Count("pk", filter=Q(member_id=of_member)),
+        )
+        .values_list("of_copy", "of_member")
+    ),
+    _ID_1,
+    _ID_2,
+    _ID_3,
+    _ID_4,
+)
+_CHECKOUT_HOLDS = Precompiled(
+    # The family's own hold on the copy's game (honoured by the loan), and a hold keeping the copy aside.
+    lambda game, member, copy: (
+        Hold.objects.active()
+        .filter(Q(game_id=game, member_id=member) | Q(copy_id=copy, status=Hold.Status.READY))
+        .order_by()
+        .select_for_update()
+    ),
+    _ID_1,
+    _ID_2,
+    _ID_3,
+)
+_NEXT_WAITING_HOLD = Precompiled(
+    # The first family waiting for a game whose row is locked, locked in turn (the copy is set aside for it).
+    lambda game: (
+        Hold.objects.waiting()
+        .filter(game_id=game)
+        .select_for_update(of=("self",))
+        .select_related("member")
+        .order_by("position")[:1]
+    ),
+    UNUSED_ID,
+)
+_COMPONENTS = Precompiled(lambda game: Component.objects.filter(game_id=game), UNUSED_ID)
+_LOCKED_MISSING_PIECES = Precompiled(
+    # Locked in id order: the default ordering (by game title) would join the copy and its game.
+    lambda copy: (
+        MissingPiece.objects.still_missing()
+        .filter(copy_id=copy)
+        .order_by("pk")
+        .select_for_update(of=("self",))
+    ),
+    UNUSED_ID,
+)
+
 
 def _lock_member(member: Member) -> Member:
     return _LOCKED_MEMBER.get(member.pk)
@@ -117,7 +178,7 @@ def _elsewhere(copy: Copy) -> str | None:
 
     Its own statement, after the lock: the locking statement, if it waited, still sees the snapshot
     from before the wait (a copy taken to a table meanwhile would look free)."""
-    away = Copy.objects.filter(pk=copy.pk).with_whereabouts().values_list("whereabouts", flat=True).get()
+    away = _WHEREABOUTS.get(copy.pk)
     return None if away is None else elsewhere_label(away)
 
 
@@ -202,14 +263,7 @@ def _check_late_loans(member: Member, today: datetime.date) -> None:
 
 def _hold_serve_next(*, copy: Copy, now: datetime.datetime) -> Hold | None:
     """Set `copy` aside for the first family waiting for its game; the game row is already locked."""
-    hold = (
-        Hold.objects.waiting()
-        .filter(game_id=copy.game_id)
-        .select_for_update(of=("self",))
-        .select_related("member")
-        .order_by("position")
-        .first()
-    )
+    hold = next(iter(_NEXT_WAITING_HOLD.queryset(copy.game_id)), None)
     if hold is None:
         return None
     hold.status = Hold.Status.READY
@@ -258,12 +312,8 @@ def loan_create(
     _check_late_loans(member, today)
     # Read once the rows are locked (a statement that waited for a lock still sees its older snapshot):
     # the copy's open loan, if any, and the family's open loans for its quota, in one query.
-    open_loans = (
-        Loan.objects.open()
-        .filter(Q(copy=copy) | Q(member=member))
-        .aggregate(of_copy=Count("pk", filter=Q(copy=copy)), of_member=Count("pk", filter=Q(member=member)))
-    )
-    if open_loans["of_copy"]:
+    of_copy, of_member = next(iter(_OPEN_LOANS.queryset(copy.pk, member.pk, copy.pk, member.pk)), (0, 0))
+    if of_copy:
         open_loan = Loan.objects.open().select_related("member").get(copy=copy)
         if open_loan.member_id == member.pk:
             _refuse(
@@ -318,12 +368,7 @@ def loan_create(
             where=elsewhere,
         )
     # The family's own hold on this game (honoured by this loan), and a hold keeping this copy aside.
-    holds = list(
-        Hold.objects.active()
-        .filter(Q(game_id=copy.game_id, member=member) | Q(copy=copy, status=Hold.Status.READY))
-        .order_by()
-        .select_for_update()
-    )
+    holds = list(_CHECKOUT_HOLDS.queryset(copy.game_id, member.pk, copy.pk))
     hold = next(
         (hold for hold in holds if hold.member_id == member.pk and hold.game_id == copy.game_id), None
     )
@@ -344,7 +389,7 @@ def loan_create(
             date=weekday_date(set_aside.ready_until),
         )
     quota = member.membership_type.loan_quota
-    if open_loans["of_member"] >= quota:
+    if of_member >= quota:
         _refuse(
             ngettext_lazy(
                 "%(family)s a déjà %(count)s jeu en prêt : c'est le maximum de l'adhésion « %(type)s ».",
@@ -455,9 +500,8 @@ def pieces_check_record(
 ) -> PiecesCheck:
     """Record the pieces check of a locked copy coming back (from a loan, or from a table: no loan)."""
     game = copy.game
-    components = {component.pk: component for component in game.components.all()}
-    # Locked in id order: the default ordering (by game title) would join the copy and its game.
-    missing_now = copy.missing_pieces.still_missing().order_by("pk").select_for_update(of=("self",))
+    components = {component.pk: component for component in _COMPONENTS.queryset(game.pk)}
+    missing_now = _LOCKED_MISSING_PIECES.queryset(copy.pk)
     known = {piece.pk: piece for piece in missing_now}
     recovered_ids = set()
     for piece in recovered:

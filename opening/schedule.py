@@ -20,6 +20,7 @@ from django.db.models import Q
 from django.utils import formats
 
 from catalogue.models import Location
+from ludotheque.precompiled import UNUSED_ID, Precompiled
 
 from .models import Closure, OpeningHours
 
@@ -150,9 +151,35 @@ def site_calendars(sites: Iterable[Location | int], *, from_day: datetime.date) 
     return calendars
 
 
+# One site's hours and closures, the statements of every due date at the desk: compiled to SQL once per
+# connection (ludotheque/precompiled.py), the same as site_calendars() asks for a single site.
+_SITE_HOURS = Precompiled(
+    lambda site: (
+        OpeningHours.objects.filter(location_id=site)
+        .order_by("weekday", "opens_at")
+        .values_list("weekday", "opens_at", "closes_at")
+    ),
+    UNUSED_ID,
+)
+_SITE_CLOSURES = Precompiled(
+    lambda site, day: (
+        Closure.objects.filter(Q(location_id=site) | Q(location__isnull=True), last_day__gte=day)
+        .order_by("first_day")
+        .values_list("first_day", "last_day", "reason")
+    ),
+    UNUSED_ID,
+    datetime.date(1, 1, 1),
+)
+
+
 def site_calendar(site: Location | int, *, from_day: datetime.date) -> SiteCalendar:
-    """One site's calendar, with its closures from `from_day` on."""
-    return site_calendars([site], from_day=from_day)[_location_id(site)]
+    """One site's calendar, with its closures from `from_day` on (one query, two with hours)."""
+    calendar = SiteCalendar(_location_id(site))
+    for weekday, opens_at, closes_at in _SITE_HOURS.queryset(calendar.location_id):
+        calendar.hours.setdefault(weekday, []).append((opens_at, closes_at))
+    if calendar.has_hours:
+        calendar.closures = sorted(_SITE_CLOSURES.queryset(calendar.location_id, from_day))
+    return calendar
 
 
 def next_opening_day(site: Location | int, day: datetime.date) -> datetime.date:

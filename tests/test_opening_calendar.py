@@ -11,7 +11,7 @@ from catalogue.models import Location
 from loans import services
 from loans.models import Loan
 from opening.models import Closure, OpeningHours, Weekday
-from opening.schedule import is_open, next_opening_day, next_openings, site_calendar
+from opening.schedule import is_open, next_opening_day, next_openings, site_calendar, site_calendars
 from tests.conftest import text_of
 from tests.loan_helpers import make_copy, make_game, make_member, make_membership_type
 from tests.notice_helpers import days, open_wednesdays_and_saturdays
@@ -217,3 +217,28 @@ def test_the_admin_edits_a_site_s_hours_and_closures_on_its_page(client, staff_u
     page = text_of(client.get(reverse("admin:catalogue_location_change", args=[site.pk])))
     assert "Horaires d'ouverture" in page and "Fermetures" in page
     assert client.get(reverse("admin:opening_closure_changelist")).status_code == 200
+
+
+def test_one_sites_calendar_is_what_the_calendars_of_several_sites_say_of_it():
+    """site_calendar() runs SQL compiled once (a site and a day in place of placeholders): it reads
+    the same hours and closures as site_calendars(), whatever the site and the day."""
+    maison = open_wednesdays_and_saturdays()
+    antenne = open_wednesdays_and_saturdays(Location.objects.create(name="Antenne Nord"))
+    ludobus = Location.objects.create(name="Ludobus")
+    Closure.objects.create(location=None, first_day=WEDNESDAY, last_day=WEDNESDAY, reason="Grève")
+    Closure.objects.create(
+        location=antenne, first_day=WEDNESDAY + days(3), last_day=WEDNESDAY + days(3), reason="Travaux"
+    )
+    Closure.objects.create(
+        location=maison, first_day=WEDNESDAY + days(5), last_day=WEDNESDAY + days(20), reason="Noël"
+    )
+    for site in (maison, antenne, ludobus):
+        for day in (WEDNESDAY - days(1), WEDNESDAY, WEDNESDAY + days(4), WEDNESDAY + days(30)):
+            assert site_calendar(site, from_day=day) == site_calendars([site], from_day=day)[site.pk]
+    assert site_calendar(antenne, from_day=WEDNESDAY).closures == [
+        (WEDNESDAY, WEDNESDAY, "Grève"),
+        (WEDNESDAY + days(3), WEDNESDAY + days(3), "Travaux"),
+    ]
+    assert site_calendar(maison, from_day=WEDNESDAY + days(4)).closures == [
+        (WEDNESDAY + days(5), WEDNESDAY + days(20), "Noël")
+    ]

@@ -174,3 +174,66 @@ def test_a_new_session_prepares_it_again_and_a_rollback_does_not_lose_it():
     connection.close()  # e.g. CONN_MAX_AGE reached: Django opens a new session
     assert by_barcode.get("81001") == copy
     assert len(_prepared(by_barcode.name)) == 1
+
+
+@pytest.mark.postgresql
+def test_the_desks_precompiled_reads_give_what_their_querysets_give(staff_user):
+    """The statements of a checkout and a return compiled once (loans/services.py), against the
+    querysets they stand for, for every copy, game and family of a desk in use."""
+    from django.db.models import Count, Q
+
+    from catalogue.models import Location
+    from loans import services
+    from loans.models import Hold, Loan, Member
+    from onsite import services as onsite
+    from tests.loan_helpers import make_copy as make_loan_copy
+    from tests.loan_helpers import make_desk_world, make_member
+    from tests.loan_helpers import make_game as make_loan_game
+
+    world = make_desk_world(staff_user)
+    third = make_member("M0003", "Charlie Machin")
+    services.hold_create(game=world["quarto"], member=third, staff=staff_user)  # waits: no copy left
+    services.hold_create(game=world["catane"], member=world["bidule"], staff=staff_user)  # waits
+    session = onsite.session_open(location=Location.objects.get(), staff=staff_user)
+    at_table = make_loan_copy(make_loan_game("Biblios"), "90902")
+    onsite.table_take(session=session, copy=at_table, staff=staff_user)
+    assert Hold.objects.waiting().count() == 2
+
+    with transaction.atomic():  # the holds and the missing pieces are read with a lock
+        for copy in Copy.objects.select_related("game"):
+            away = Copy.objects.with_whereabouts().get(pk=copy.pk).whereabouts
+            assert services._WHEREABOUTS.get(copy.pk) == away
+            assert services._elsewhere(copy) == (None if away is None else "sur une table, en jeu sur place")
+            assert list(services._COMPONENTS.queryset(copy.game_id)) == list(copy.game.components.all())
+            assert list(services._LOCKED_MISSING_PIECES.queryset(copy.pk)) == list(
+                copy.missing_pieces.still_missing().order_by("pk")
+            )
+            assert list(services._NEXT_WAITING_HOLD.queryset(copy.game_id)) == list(
+                Hold.objects.waiting().filter(game_id=copy.game_id).order_by("position")[:1]
+            )
+            for member in Member.objects.all():
+                expected = (
+                    Loan.objects.open()
+                    .filter(Q(copy=copy) | Q(member=member))
+                    .aggregate(
+                        of_copy=Count("pk", filter=Q(copy=copy)),
+                        of_member=Count("pk", filter=Q(member=member)),
+                    )
+                )
+                open_loans = services._OPEN_LOANS.queryset(copy.pk, member.pk, copy.pk, member.pk)
+                assert next(iter(open_loans), (0, 0)) == (expected["of_copy"], expected["of_member"])
+                holds = Hold.objects.active().filter(
+                    Q(game_id=copy.game_id, member=member) | Q(copy=copy, status=Hold.Status.READY)
+                )
+                assert sorted(
+                    services._CHECKOUT_HOLDS.queryset(copy.game_id, member.pk, copy.pk), key=_pk
+                ) == sorted(holds, key=_pk)
+    # Some of each: a copy away and one not, open loans of a copy and of a family, holds of both kinds.
+    assert services._WHEREABOUTS.get(at_table.pk) == 0
+    copy, family = world["current"].copy, world["tartempion"]
+    assert next(iter(services._OPEN_LOANS.queryset(copy.pk, family.pk, copy.pk, family.pk))) == (1, 2)
+    assert [hold.member for hold in services._NEXT_WAITING_HOLD.queryset(world["quarto"].pk)] == [third]
+
+
+def _pk(instance):
+    return instance.pk
