@@ -237,3 +237,22 @@ def test_the_desks_precompiled_reads_give_what_their_querysets_give(staff_user):
 
 def _pk(instance):
     return instance.pk
+
+
+@pytest.mark.postgresql
+def test_a_token_is_read_by_precompiled_sql_and_refused_as_drf_refuses_it(client, staff_user):
+    """ludotheque.api.TokenAuthentication: DRF's, the token and its user compiled once per connection."""
+    from rest_framework.authtoken.models import Token
+
+    token = Token.objects.create(user=staff_user)
+    response = client.get("/api/loans/", HTTP_AUTHORIZATION=f"Token {token.key}")
+    assert response.status_code == 200
+    assert response.wsgi_request.user == staff_user
+    unknown = client.get("/api/loans/", HTTP_AUTHORIZATION="Token 0123456789abcdef0123456789abcdef01234567")
+    # 403, not 401: the first authentication class (the session) names no challenge, as before.
+    assert (unknown.status_code, unknown.json()) == (403, {"detail": "Token non valide."})
+    staff_user.is_active = False
+    staff_user.save(update_fields=["is_active"])
+    inactive = client.get("/api/loans/", HTTP_AUTHORIZATION=f"Token {token.key}")
+    assert inactive.status_code == 403
+    assert inactive.json() == {"detail": "Utilisateur inactif ou supprimé."}
