@@ -141,6 +141,23 @@ _NEXT_WAITING_HOLD = Precompiled(
     ),
     UNUSED_ID,
 )
+_LATE_LOANS = Precompiled(
+    lambda member, day: (
+        Loan.objects.overdue(day)
+        .filter(member_id=member)
+        .select_related("copy__game")
+        .order_by("due_on", "pk")
+    ),
+    UNUSED_ID,
+    datetime.date(1, 1, 1),
+)
+_BALANCE = Precompiled(
+    # What the family owes: the sum of its ledger entries, as Entry.objects.filter(member=…).balance().
+    lambda member: (
+        Member.objects.filter(pk=member).with_balance().order_by().values_list("balance", flat=True)
+    ),
+    UNUSED_ID,
+)
 _COMPONENTS = Precompiled(lambda game: Component.objects.filter(game_id=game), UNUSED_ID)
 _LOCKED_MISSING_PIECES = Precompiled(
     # Locked in id order: the default ordering (by game title) would join the copy and its game.
@@ -206,7 +223,7 @@ def _check_debt_limit(member: Member) -> None:
     limit = member.membership_type.debt_limit
     if not limit:
         return
-    owed = Entry.objects.filter(member=member).balance()
+    owed = _BALANCE.get(member.pk)
     if owed > limit:
         _refuse(
             _(
@@ -224,12 +241,7 @@ def _check_debt_limit(member: Member) -> None:
 
 def late_loans(member: Member, today: datetime.date | None = None) -> list[Loan]:
     """The family's games past their due date, the longest overdue first (what the desk names at lending)."""
-    return list(
-        Loan.objects.overdue(today)
-        .filter(member=member)
-        .select_related("copy__game")
-        .order_by("due_on", "pk")
-    )
+    return list(_LATE_LOANS.queryset(member.pk, today or timezone.localdate()))
 
 
 def describe_late(loans: Iterable[Loan], today: datetime.date | None = None) -> str:

@@ -235,6 +235,55 @@ def test_the_desks_precompiled_reads_give_what_their_querysets_give(staff_user):
     assert [hold.member for hold in services._NEXT_WAITING_HOLD.queryset(world["quarto"].pk)] == [third]
 
 
+@pytest.mark.postgresql
+def test_the_late_loans_and_the_balance_a_checkout_checks_are_what_their_querysets_give(staff_user):
+    """Read only for membership types that refuse late families or cap their debt (loans/services.py)."""
+    import datetime
+    from decimal import Decimal
+
+    from django.utils import timezone
+
+    from catalogue.models import Location
+    from ledger import services as ledger
+    from ledger.models import Entry, Kind
+    from loans import services
+    from loans.models import Loan, Member
+    from tests.loan_helpers import make_desk_world
+
+    world = make_desk_world(staff_user)
+    site = Location.objects.get()
+    for amount, waived in ((Decimal("2.50"), False), (Decimal("4.00"), True), (Decimal("1.20"), False)):
+        ledger.charge_create(
+            member=world["tartempion"],
+            kind=Kind.OTHER,
+            amount=amount,
+            staff=staff_user,
+            site=site,
+            waived=waived,
+            note="Casse",
+        )
+    ledger.payment_create(
+        member=world["tartempion"], amount=Decimal("1.00"), method="cash", staff=staff_user, site=site
+    )
+    today = timezone.localdate()
+    for member in Member.objects.all():
+        assert services._BALANCE.get(member.pk) == Entry.objects.filter(member=member).balance()
+        for day in (today - datetime.timedelta(days=5), today, today + datetime.timedelta(days=30)):
+            expected = (
+                Loan.objects.overdue(day)
+                .filter(member=member)
+                .select_related("copy__game")
+                .order_by("due_on", "pk")
+            )
+            late = services.late_loans(member, day)
+            assert [(loan, loan.copy.game.title) for loan in late] == [
+                (loan, loan.copy.game.title) for loan in expected
+            ]
+    assert services._BALANCE.get(world["tartempion"].pk) == Decimal("2.70")
+    assert services._BALANCE.get(world["bidule"].pk) == 0
+    assert [loan.pk for loan in services.late_loans(world["tartempion"])] == [world["late"].pk]
+
+
 def _pk(instance):
     return instance.pk
 
