@@ -3,9 +3,9 @@
 Compiling a queryset to SQL is pure Python, and for the catalogue's busiest reads it costs more than
 PostgreSQL takes to answer them: a game's notice (six JSON lists and the copies' availability, ~2.5 ms
 of compiling for ~3 ms of SQL), a copy by its barcode, the rows of a result page (six correlated
-subqueries per game), the desk's locking reads. Their SQL is the same for every request; only a value
-or two change. What the SQL holds is fixed at the first use: a value that changes (a date, a label in
-the reader's language) must be a placeholder, or the queryset is not for this.
+subqueries per game), the desk's reads, the API's token. Their SQL is the same for every request;
+only a value or two change. What the SQL holds is fixed at the first use: a value that changes (a
+date, a label in the reader's language) must be a placeholder, or the queryset is not for this.
 
 `Precompiled(build, *placeholders)` calls `build(*placeholders)` once per connection, compiles the
 queryset it returns, and finds each placeholder among the SQL's parameters. `.queryset(*values)` then
