@@ -28,6 +28,9 @@ request. A prepared statement lives as long as its session (it outlives a rolled
 when Django opens a new connection, the statement is prepared again. A pooler in transaction mode
 would break this (see the README's Production section).
 
+On SQLite (a newcomer's first run) `.queryset(*values)` is simply `build(*values)`: a placeholder
+reaches SQLite's parameters converted (a date as text), and speed is not the point there.
+
 This reuses Django's compiler after `as_sql()` (its `select`, `klass_info` and `annotation_col_map`,
 which ModelIterable reads), not a documented API: `tests/test_precompiled.py` compares its results
 with the ordinary queryset's, so that a Django upgrade that changes this breaks a test, not a page.
@@ -69,12 +72,6 @@ class _Compiled:
         self.name = name
         self.prepared_on: weakref.WeakSet = weakref.WeakSet()  # the psycopg connections that have it
 
-    def params_with(self, values: tuple) -> list:
-        params = list(self.params)
-        for slot, value in zip(self.slots, values, strict=True):
-            params[slot] = value
-        return params
-
     def prepare(self, connection) -> str:
         """PREPARE the statement on `connection`'s session, if not yet done; return how to EXECUTE it."""
         connection.ensure_connection()
@@ -89,7 +86,9 @@ class _Compiled:
                 index, value = next(params)
                 return f"${numbers[index]}" if index in numbers else connection.ops.compose_sql("%s", [value])
 
-            session.execute(f"PREPARE {self.name} AS {_PARAM.sub(param, self.sql)}")
+            # As Django's cursor does: a database error (a timeout, say) is raised as Django's own.
+            with connection.wrap_database_errors:
+                session.execute(f"PREPARE {self.name} AS {_PARAM.sub(param, self.sql)}")
             self.prepared_on.add(session)
         arguments = ", ".join(["%s"] * len(self.slots))
         return f"EXECUTE {self.name}({arguments})" if arguments else f"EXECUTE {self.name}"
@@ -150,24 +149,24 @@ class Precompiled:
 
     def queryset(self, *values: Any) -> QuerySet:
         """The queryset with `values` in place of the placeholders."""
+        connection = connections[self.using]
+        if connection.vendor != "postgresql":  # SQLite, a newcomer's first run: the queryset itself
+            return self.build(*values).using(self.using)
         compiled = self.compiled()
         queryset = compiled.queryset._chain()  # its query is a copy, ours to change
         query = queryset.query
         query.__class__ = CompiledQuery
         query.compiled = compiled
-        connection = connections[self.using]
-        if connection.vendor == "postgresql":
-            query.sql, query.params = compiled.prepare(connection), list(values)
-        else:
-            query.sql, query.params = compiled.sql, compiled.params_with(values)
+        query.sql, query.params = compiled.prepare(connection), list(values)
         return queryset
 
     def get(self, *values: Any) -> Any:
         """The one object the queryset finds with `values`, as QuerySet.get() gives it."""
-        found = list(self.queryset(*values))
+        queryset = self.queryset(*values)
+        found = list(queryset)
         if len(found) == 1:
             return found[0]
-        model = self.compiled().queryset.model
+        model = queryset.model
         if not found:
             raise model.DoesNotExist(f"{model._meta.object_name} matching query does not exist.")
         raise model.MultipleObjectsReturned(f"get() returned more than one {model._meta.object_name}.")
