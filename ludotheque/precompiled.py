@@ -28,8 +28,9 @@ request. A prepared statement lives as long as its session (it outlives a rolled
 when Django opens a new connection, the statement is prepared again. A pooler in transaction mode
 would break this (see the README's Production section).
 
-On SQLite (a newcomer's first run) `.queryset(*values)` is simply `build(*values)`: a placeholder
-reaches SQLite's parameters converted (a date as text), and speed is not the point there.
+On SQLite (a newcomer's first run) `.queryset(*values)` is simply `build(*values)`, which refuses
+nothing: a placeholder reaches SQLite's parameters converted (a date as text), and speed is not the
+point there. The tests run on PostgreSQL.
 
 This reuses Django's compiler after `as_sql()` (its `select`, `klass_info` and `annotation_col_map`,
 which ModelIterable reads), not a documented API: `tests/test_precompiled.py` compares its results
