@@ -14,10 +14,12 @@ On PostgreSQL the database keeps the search machinery up to date itself, whateve
 On SQLite (a newcomer's first run) the text query falls back to `icontains`, without typo tolerance.
 """
 
+import re
+
 from django.contrib.postgres.expressions import ArraySubquery
 from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.lookups import DataContains
-from django.contrib.postgres.search import SearchQuery, SearchRank
+from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector, SearchVectorExact
 from django.core.exceptions import EmptyResultSet
 from django.db import connections, models
 from django.db.models import DEFERRED, Count, Exists, ExpressionWrapper, F, OuterRef, Q, Subquery, Value
@@ -36,6 +38,16 @@ FACET_TAGS = 30
 EXACT_COUNT_LIMIT = 1000
 # The order of a table's search without text: the games that fit everyone first, then by title.
 FITS_FIRST = (F("fits_everyone").desc(), "title", "pk")
+# The order of a text search without ages: the best ranked first, then by title.
+RANKED = (F("rank").desc(), "title", "pk")
+# A table's text search: the games that fit everyone first, then the same.
+FITS_FIRST_RANKED = (F("fits_everyone").desc(), *RANKED)
+# The title's own document, GIN-indexed (`catalogue_game_title_search_gin`, migration 0011): a text
+# search of one word looks for its page among the games with that word in their title first
+# (`title_match`, used by `catalogue.views.title_first()`).
+TITLE_VECTOR = SearchVector("title", config=SEARCH_CONFIG)
+# One word for PostgreSQL's parser: one lexeme at most once stemmed (none for a stop word).
+ONE_WORD = re.compile(r"[^\W_]+")
 # Long texts a search result does not show.
 LONG_FIELDS = ("rules_summary", "contents", "pedagogical_analysis", "search_vector")
 
@@ -276,7 +288,10 @@ class GameSearchMixin:
         if len(text) >= FUZZY_MIN_LENGTH:
             text = self._corrected(text) or text
         query = SearchQuery(text, config=SEARCH_CONFIG, search_type="websearch")
-        return self.filter(search_vector=query).annotate(rank=SearchRank(F("search_vector"), query))
+        games = self.filter(search_vector=query).annotate(rank=SearchRank(F("search_vector"), query))
+        if ONE_WORD.fullmatch(text):
+            games = games.alias(title_match=SearchVectorExact(TITLE_VECTOR, query))
+        return games
 
     def _corrected(self, text: str) -> str | None:
         """None when the words match games; else the query with each word that is not in the lexicon
@@ -374,12 +389,11 @@ class GameSearchMixin:
         if key == "pertinence":
             if "fits_everyone" in self.query.annotations and "rank" not in self.query.annotations:
                 return self.order_by(*FITS_FIRST)  # paged by title index walks: GamePaginator
-            order = []
-            if "fits_everyone" in self.query.annotations:
-                order.append(F("fits_everyone").desc())
-            if "rank" in self.query.annotations:
-                order.append(F("rank").desc())
-            return self.order_by(*order, "title", "pk")
+            if "rank" not in self.query.annotations:
+                return self.order_by("title", "pk")
+            return self.order_by(
+                *(FITS_FIRST_RANKED if "fits_everyone" in self.query.annotations else RANKED)
+            )
         if key == "duree":
             return self.order_by(F("duration_minutes").asc(nulls_last=True), "title", "pk")
         if key == "popularite":

@@ -8,6 +8,7 @@ from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.core.files.base import ContentFile
 from django.core.management import call_command
+from django.db import connection
 from django.utils import translation
 from rest_framework.request import Request
 from rest_framework.serializers import ModelSerializer
@@ -214,6 +215,85 @@ def test_a_text_search_of_available_games_is_the_search_without_those_on_loan(
         with django_assert_max_num_queries(3):  # the words checked, the count, the page
             client.get(GAMES, {"q": "pirates", "disponible": "oui", "page": number})
     assert [game["title"] for game in _pages(client, {"q": "pirates", "disponible": "oui"})] == expected
+
+
+@pytest.mark.postgresql
+def test_a_one_word_search_pages_in_the_order_of_its_ranking_across_the_titles_end(
+    client, db, django_assert_max_num_queries, monkeypatch
+):
+    # 24 games with the word in their title, once or twice, some in their summary or tags too; 24
+    # with it everywhere else only, as often as a notice can: by author (B), tags (C), summary (D).
+    # Ranked by title matches first (views.title_first) as long as the page lies among them.
+    for number in range(24):
+        make_game(
+            f"Pirates {'et pirates ' * (number % 2)}{number:02d}",
+            summary="Des pirates." * (number % 3),
+            tags=("pirates",) * (number % 4 == 0),
+        )
+        make_game(
+            f"Zeste {number:02d}",
+            summary="pirates " * number,
+            authors=("Pirates Pirates",) * (number % 2),
+            tags=("pirates",) * (number % 3 == 0),
+        )
+    ranked = Game.objects.search("pirates").sorted_by("pertinence")  # one statement, every match
+    expected = list(ranked.values_list("title", flat=True))
+    assert len(expected) == 48 and expected[0].startswith("Pirates") and expected[-1].startswith("Zeste")
+    pages = []
+    for number in (1, 2, 3):
+        with django_assert_max_num_queries(3):  # the words checked, the count and the ids, the page
+            pages.append(titles_of(client.get(GAMES, {"q": "pirates", "page": number}).json()))
+    assert pages == [expected[:20], expected[20:40], expected[40:]]
+    # The last page asked alone, and a misspelling corrected to the same word.
+    assert titles_of(client.get(GAMES, {"q": "pirattes", "page": "last"}).json()) == expected[40:]
+    # With a count limit of 10, the 24 title matches alone say "more than 20" on page 1 (counting up
+    # to the page's end); page 3, asked first, counts every match.
+    monkeypatch.setattr(views, "EXACT_COUNT_LIMIT", 10)
+    counts = [client.get(GAMES, {"q": "pirates", "page": number}).json() for number in (3, 1)]
+    assert [(answer["count"], answer["count_exact"]) for answer in counts] == [(48, True), (20, False)]
+    assert titles_of(counts[1]) == expected[:20]
+
+
+@pytest.mark.postgresql
+def test_a_one_word_search_at_a_table_pages_the_games_for_everyone_by_rank_first(client, db):
+    # 30 games with the word in their title for everyone, 10 made for young children only, and 20 with
+    # the word in their summary for everyone: page 1 comes from the first 30 alone.
+    table = dict(players_min=2, players_max=4, age_min=5)
+    for number in range(30):
+        make_game(f"Dragons {number:02d}", summary="Des dragons." * (number % 2), **table)
+    for number in range(10):
+        make_game(f"Petits dragons {number:02d}", age_max=7, **table)
+    for number in range(1, 21):
+        make_game(f"Zeste {number:02d}", summary="dragons " * number, **table)
+    ranked = (
+        Game.objects.search("dragons").playable_by(ages=[6, 40]).fitting_ages([6, 40]).sorted_by("pertinence")
+    )
+    expected = list(ranked.values_list("title", flat=True))
+    assert len(expected) == 60 and expected[30].startswith("Zeste") and expected[-1].startswith("Petits")
+    pages = [
+        titles_of(client.get(GAMES, {"q": "dragons", "ages": "6, 40", "page": n}).json()) for n in (1, 2, 3)
+    ]
+    assert pages == [expected[:20], expected[20:40], expected[40:]]
+
+
+@pytest.mark.postgresql
+def test_a_one_word_search_ranks_only_its_title_matches_when_they_fill_the_page(db):
+    for number in range(30):
+        make_game(f"Pirates {number:02d}")
+        make_game(f"Zeste {number:02d}", summary="pirates")
+    games = Game.objects.search("pirates").sorted_by("pertinence")
+    sql, params = views.title_first(games, 0, 20)
+    with connection.cursor() as cursor:
+        cursor.execute(f"EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) {sql}", params)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    # One scan of the games runs: the 30 title matches (the whole search's, in the ELSE of
+    # views.title_first, never does). Two words, or another order, rank every match.
+    scans = [line for line in plan.splitlines() if re.search(r"(Seq|Heap) Scan on catalogue_game", line)]
+    assert [scan for scan in scans if "never executed" not in scan] == [
+        re.search(r".*Bitmap Heap Scan on catalogue_game.*\(actual rows=30 loops=1\)", plan)[0]
+    ], plan
+    assert views.title_first(Game.objects.search("pirates zeste").sorted_by("pertinence"), 0, 20) is None
+    assert views.title_first(games.order_by("title"), 0, 20) is None
 
 
 @pytest.mark.postgresql
