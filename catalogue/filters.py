@@ -141,6 +141,26 @@ class CategoryFilter(django_filters.Filter):
     field_class = CategoryField
 
 
+class SiteChoices(forms.models.ModelChoiceIterator):
+    """The sites in one plain query. Django reads a ModelChoiceField's choices through
+    `queryset.iterator()`, a server-side cursor on PostgreSQL: DECLARE, FETCH and CLOSE, three round
+    trips for a handful of sites (~2 ms of the page /jeux/)."""
+
+    def __iter__(self):
+        if self.field.empty_label is not None:
+            yield ("", self.field.empty_label)
+        for site in self.queryset.all():
+            yield self.choice(site)
+
+
+class SiteField(django_filters.fields.ModelChoiceField):
+    iterator = SiteChoices
+
+
+class SiteFilter(django_filters.ModelChoiceFilter):
+    field_class = SiteField
+
+
 class IntegerFilter(django_filters.Filter):
     field_class = forms.IntegerField
 
@@ -194,7 +214,7 @@ class GameFilter(django_filters.FilterSet):
     )
     auteur = django_filters.CharFilter(label=_("Auteur"), method="filter_author")
     editeur = django_filters.CharFilter(label=_("Éditeur"), method="filter_publisher")
-    localisation = django_filters.ModelChoiceFilter(
+    localisation = SiteFilter(
         label=_("Localisation"),
         queryset=Location.objects.all(),
         method="filter_location",
