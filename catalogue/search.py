@@ -19,10 +19,16 @@ import re
 from django.contrib.postgres.expressions import ArraySubquery
 from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.lookups import DataContains
-from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector, SearchVectorExact
+from django.contrib.postgres.search import (
+    SearchQuery,
+    SearchRank,
+    SearchVector,
+    SearchVectorExact,
+    SearchVectorField,
+)
 from django.core.exceptions import EmptyResultSet
 from django.db import connections, models
-from django.db.models import DEFERRED, Count, Exists, ExpressionWrapper, F, OuterRef, Q, Subquery, Value
+from django.db.models import DEFERRED, Count, Exists, ExpressionWrapper, F, Func, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce, JSONObject
 
 from .registry import circulation
@@ -42,10 +48,14 @@ FITS_FIRST = (F("fits_everyone").desc(), "title", "pk")
 RANKED = (F("rank").desc(), "title", "pk")
 # A table's text search: the games that fit everyone first, then the same.
 FITS_FIRST_RANKED = (F("fits_everyone").desc(), *RANKED)
-# The title's own document, GIN-indexed (`catalogue_game_title_search_gin`, migration 0011): a text
-# search of one word looks for its page among the games with that word in their title first
-# (`title_match`, used by `catalogue.views.title_first()`).
+# A text search of one word looks for its page among the games with that word in their title first
+# (`title_match`), then among those with it in their title, names or tags (`heading_match`): see
+# `catalogue.views.one_word_page()`. Each document has its GIN index (`catalogue_game_title_search_gin`,
+# migration 0011; `catalogue_game_heading_search_gin`, 0012).
 TITLE_VECTOR = SearchVector("title", config=SEARCH_CONFIG)
+HEADING_VECTOR = Func(
+    F("search_vector"), Value("{a,b,c}"), function="ts_filter", output_field=SearchVectorField()
+)
 # One word for PostgreSQL's parser: one lexeme at most once stemmed (none for a stop word).
 ONE_WORD = re.compile(r"[^\W_]+")
 # Long texts a search result does not show.
@@ -290,7 +300,10 @@ class GameSearchMixin:
         query = SearchQuery(text, config=SEARCH_CONFIG, search_type="websearch")
         games = self.filter(search_vector=query).annotate(rank=SearchRank(F("search_vector"), query))
         if ONE_WORD.fullmatch(text):
-            games = games.alias(title_match=SearchVectorExact(TITLE_VECTOR, query))
+            games = games.alias(
+                title_match=SearchVectorExact(TITLE_VECTOR, query),
+                heading_match=SearchVectorExact(HEADING_VECTOR, query),
+            )
         return games
 
     def _corrected(self, text: str) -> str | None:

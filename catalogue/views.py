@@ -89,56 +89,71 @@ def _sql(queryset: QuerySet) -> tuple[str, list]:
     return sql, list(params)
 
 
-def title_first(
+# A one-word search's tiers (GameQuerySet.search()): its games with the word in their title, then
+# in their title, names or tags. Each tier's games rank above every game outside it.
+TIERS = ("title_match", "heading_match")
+
+
+def one_word_page(
     games: QuerySet, bottom: int, top: int, count_limit: int | None = None
 ) -> tuple[str, list] | None:
-    """For a text search of one word sorted by rank (after `fits_everyone`), the SQL of one row: how many games it finds up to
-    `count_limit` (NULL without it) and the ids of `games[bottom:top]`, in an array. None for another.
+    """For a text search of one word sorted by rank (after `fits_everyone`), the SQL of one row: how
+    many games it finds up to `count_limit` (NULL without it) and the ids of `games[bottom:top]`, in
+    an array. None for another search.
 
-    Ranking reads the search document of every match (`pirates`: 9,552 games at 100,000, 96,023 and
-    ~110 ms at 1,000,000). For one word, every game with the word in its title ranks above every game
-    without it: `ts_rank` with its default weights gives a word found in a title (weight A, 1.0) at
-    least 1.0 / 1.645 = 0.61, and a word found elsewhere only (0.4 at most, each further occurrence
-    counting a quarter, a ninth… of its weight) at most (0.4 + 0.2 × 1.645 + 0.4 × 0.395) / 1.645 =
-    0.54 (`calc_rank_or()` in PostgreSQL's `tsrank.c`). So the title matches, found by the title's own
-    GIN index, are ranked alone first: when there are at least `top` of them, the page is among them,
-    and when there are at least `count_limit`, so is the count's answer. Else the whole search is
-    ranked or counted, in the same statement. With ages, the same holds among the games for everyone.
+    Ranking reads the search document of every match (`pirates`: 9,552 games at 100,000, 96,023 at
+    1,000,000). For one word, `ts_rank` with its default weights (D 0.1, C 0.2, B 0.4, A 1.0;
+    `calc_rank_or()` in PostgreSQL's `tsrank.c`) gives a game with the word in its title at least
+    1.0 / 1.645 = 0.61, and one with the word elsewhere only at most (0.4 + 0.2 × 1.645 + 0.4 × 0.395)
+    / 1.645 = 0.54, however often it is written there; a game with the word in its names or tags at
+    least 0.2 / 1.645 = 0.12, and one with the word in its summary only less than 0.1. So each tier
+    (TIERS, each found by its own GIN index) ranks above the games outside it: when a tier holds at
+    least `top` games, the page is among them, in the same order, and when it holds at least
+    `count_limit`, so is the count's answer. The tiers are ranked in turn, the first that suffices
+    is used, and the whole search is ranked or counted only when none does: the branches of a CASE,
+    which PostgreSQL runs only when reached, like the materialized tiers they read. With ages, the
+    same holds among the games for everyone.
     """
     order = tuple(games.query.order_by)
-    if "title_match" not in games.query.annotations or order not in (RANKED, FITS_FIRST_RANKED):
+    if any(tier not in games.query.annotations for tier in TIERS) or order not in (RANKED, FITS_FIRST_RANKED):
         return None
     # A table's search: its games for everyone first (`fits_everyone`), the same way among them.
-    first = "WHERE title.fits_everyone" if order == FITS_FIRST_RANKED else ""
-    titles = games.filter(title_match=True).order_by()
-    # Without `search_vector @@ query`, which the title match implies: PostgreSQL would read the whole
-    # search's entries of the big index too (9,552 for `pirates`, 2.4 ms) to intersect them.
-    titles.query.where.children = [
-        child
-        for child in titles.query.where.children
-        if not (
-            isinstance(child, SearchVectorExact)
-            and getattr(child.lhs, "target", None) is Game.search_vector.field
-        )
-    ]
-    title_sql, title_params = _sql(_ids(titles, "title", "rank", *(["fits_everyone"] if first else [])))
-    full_sql, full_params = _sql(_ids(games[bottom:top]))
+    fits = order == FITS_FIRST_RANKED
+    first = "WHERE fits_everyone" if fits else ""
+    tiers, params = [], []
+    for number, tier in enumerate(TIERS, 1):
+        matches = games.filter(**{tier: True}).order_by()
+        # Without `search_vector @@ query`, which the tier implies: PostgreSQL would read the whole
+        # search's entries of the big index too (9,552 for `pirates`, 2.4 ms) to intersect them.
+        matches.query.where.children = [
+            child
+            for child in matches.query.where.children
+            if not (
+                isinstance(child, SearchVectorExact)
+                and getattr(child.lhs, "target", None) is Game.search_vector.field
+            )
+        ]
+        sql, tier_params = _sql(_ids(matches, "title", "rank", *(["fits_everyone"] if fits else [])))
+        tiers.append(f"tier{number} AS MATERIALIZED ({sql})")
+        params += tier_params
     if count_limit is None:
-        count_sql, count_params = "NULL", []
+        count_sql = "NULL"
     else:
         full_count_sql, full_count_params = _sql(games.order_by().values("pk")[:count_limit])
-        count_sql = (
-            "CASE WHEN (SELECT count(*) FROM title) >= %s THEN %s "
-            f"ELSE (SELECT count(*) FROM ({full_count_sql}) AS counted) END"
+        whens = " ".join(
+            f"WHEN (SELECT count(*) FROM tier{number}) >= %s THEN %s" for number in range(1, len(TIERS) + 1)
         )
-        count_params = [count_limit, count_limit, *full_count_params]
-    sql = (
-        f"WITH title AS MATERIALIZED ({title_sql}) SELECT {count_sql}, "
-        f"CASE WHEN (SELECT count(*) FROM title {first}) >= %s THEN ARRAY(SELECT title.pk FROM title {first} "
-        "ORDER BY title.rank DESC, title.title, title.pk OFFSET %s LIMIT %s) "
-        f"ELSE ARRAY({full_sql}) END"
+        count_sql = f"CASE {whens} ELSE (SELECT count(*) FROM ({full_count_sql}) AS counted) END"
+        params += [count_limit, count_limit] * len(TIERS) + full_count_params
+    whens = " ".join(
+        f"WHEN (SELECT count(*) FROM tier{number} {first}) >= %s THEN ARRAY(SELECT pk FROM tier{number} {first} "
+        "ORDER BY rank DESC, title, pk OFFSET %s LIMIT %s)"
+        for number in range(1, len(TIERS) + 1)
     )
-    return sql, [*title_params, *count_params, top, bottom, top - bottom, *full_params]
+    full_sql, full_params = _sql(_ids(games[bottom:top]))
+    params += [top, bottom, top - bottom] * len(TIERS) + full_params
+    sql = f"WITH {', '.join(tiers)} SELECT {count_sql}, CASE {whens} ELSE ARRAY({full_sql}) END"
+    return sql, params
 
 
 class GamePaginator(Paginator):
@@ -170,7 +185,7 @@ class GamePaginator(Paginator):
 
         Sorting whole rows (with their category) costs ~2 ms more than sorting ids when a text search
         ranks 10,000 matches: the page's 20 games are found by id first, then read whole, in that order.
-        A search of one word ranks the games with that word in their title first (title_first()).
+        A search of one word ranks the games with that word in their title first (one_word_page()).
 
         A text search with `disponible` (`ranked_candidates`: the same search without that condition,
         in the same order), asked as one query, made PostgreSQL check every match for an available copy
@@ -193,12 +208,12 @@ class GamePaginator(Paginator):
         candidates = getattr(games, "ranked_candidates", None)
         if candidates is not None:
             reach = 2 * top + self.per_page
-            if best := title_first(candidates, 0, reach):
+            if best := one_word_page(candidates, 0, reach):
                 best = (f"SELECT unnest(best.ids) FROM ({best[0]}) AS best (count, ids)", best[1])
             else:
                 best = _sql(_ids(candidates)[:reach])
             return _sql(_ids(games.filter(pk__in=RawSQL(*best)))[bottom:top])
-        if best := title_first(games, bottom, top):
+        if best := one_word_page(games, bottom, top):
             return f"SELECT unnest(best.ids) FROM ({best[0]}) AS best (count, ids)", best[1]
         return _sql(_ids(games[bottom:top]))
 
@@ -270,7 +285,7 @@ class LimitedCountPaginator(GamePaginator):
         try:
             both = None
             if self.count_limit is not None and getattr(self.object_list, "ranked_candidates", None) is None:
-                both = title_first(self.object_list, bottom, bottom + self.per_page, self.count_limit)
+                both = one_word_page(self.object_list, bottom, bottom + self.per_page, self.count_limit)
             if both is None:
                 counted_sql, counted_params = counted.query.sql_with_params()
                 ids_sql, ids_params = self.first_ids(self.asked)

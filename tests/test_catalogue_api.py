@@ -223,7 +223,8 @@ def test_a_one_word_search_pages_in_the_order_of_its_ranking_across_the_titles_e
 ):
     # 24 games with the word in their title, once or twice, some in their summary or tags too; 24
     # with it everywhere else only, as often as a notice can: by author (B), tags (C), summary (D).
-    # Ranked by title matches first (views.title_first) as long as the page lies among them.
+    # Ranked by title matches first (views.one_word_page) as long as the page lies among them, then by
+    # the matches in titles, names or tags (40: page 2), then all of them.
     for number in range(24):
         make_game(
             f"Pirates {'et pirates ' * (number % 2)}{number:02d}",
@@ -277,23 +278,35 @@ def test_a_one_word_search_at_a_table_pages_the_games_for_everyone_by_rank_first
 
 
 @pytest.mark.postgresql
-def test_a_one_word_search_ranks_only_its_title_matches_when_they_fill_the_page(db):
+def test_a_one_word_search_ranks_only_the_first_tier_that_fills_the_page(db):
+    # 30 games with `pirates` in their title, 30 with `abordage` as a tag, 30 with both words in their
+    # summary only.
     for number in range(30):
         make_game(f"Pirates {number:02d}")
-        make_game(f"Zeste {number:02d}", summary="pirates")
+        make_game(f"Galion {number:02d}", tags=("abordage",))
+        make_game(f"Zeste {number:02d}", summary="pirates abordage")
+
+    def rows_read(word: str) -> list[int]:
+        """The rows each scan of the games gave, for the scans that ran."""
+        games = Game.objects.search(word).sorted_by("pertinence")
+        sql, params = views.one_word_page(games, 0, 20, 21)
+        with connection.cursor() as cursor:
+            cursor.execute(f"EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) {sql}", params)
+            plan = [row[0] for row in cursor.fetchall()]
+        return [
+            int(re.search(r"actual rows=(\d+)", line)[1])
+            for line in plan
+            if re.search(r"(Seq|Heap) Scan on catalogue_game", line) and "never executed" not in line
+        ]
+
+    # `pirates`: its 30 title matches only; the tags' tier and the whole search's ranking and count
+    # (in the ELSE of views.one_word_page) never run.
+    assert rows_read("pirates") == [30]
+    # `abordage`: no title match, then its 30 games with it as a tag, and nothing else.
+    assert rows_read("abordage") == [0, 30]
     games = Game.objects.search("pirates").sorted_by("pertinence")
-    sql, params = views.title_first(games, 0, 20)
-    with connection.cursor() as cursor:
-        cursor.execute(f"EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) {sql}", params)
-        plan = "\n".join(row[0] for row in cursor.fetchall())
-    # One scan of the games runs: the 30 title matches (the whole search's, in the ELSE of
-    # views.title_first, never does). Two words, or another order, rank every match.
-    scans = [line for line in plan.splitlines() if re.search(r"(Seq|Heap) Scan on catalogue_game", line)]
-    assert [scan for scan in scans if "never executed" not in scan] == [
-        re.search(r".*Bitmap Heap Scan on catalogue_game.*\(actual rows=30 loops=1\)", plan)[0]
-    ], plan
-    assert views.title_first(Game.objects.search("pirates zeste").sorted_by("pertinence"), 0, 20) is None
-    assert views.title_first(games.order_by("title"), 0, 20) is None
+    assert views.one_word_page(Game.objects.search("pirates zeste").sorted_by("pertinence"), 0, 20) is None
+    assert views.one_word_page(games.order_by("title"), 0, 20) is None
 
 
 @pytest.mark.postgresql
