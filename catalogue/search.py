@@ -10,6 +10,9 @@ On PostgreSQL the database keeps the search machinery up to date itself, whateve
 - `catalogue_game.tag_ids`: a database-only array of the game's tag ids for the tag facets, in the
   covering index `catalogue_game_family_idx` with the family filters (ages, players, duration), and
   GIN-indexed for the tag filter (`catalogue_game_tag_ids_gin`, same migration).
+- GIN indexes on the title's own document and on the search document's title, names and tags
+  (`ts_filter(search_vector, '{a,b,c}')`), migrations 0011 and 0012: a search of one word ranks the
+  games of the first tier that fills its page, not every match (`catalogue.views.one_word_page()`).
 
 On SQLite (a newcomer's first run) the text query falls back to `icontains`, without typo tolerance.
 """
