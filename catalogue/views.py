@@ -156,6 +156,18 @@ def one_word_page(
     return sql, params
 
 
+def _unnested(statement: tuple[str, list] | None) -> tuple[str, list] | None:
+    """The ids of one_word_page()'s row, one per row, in order."""
+    if statement is None:
+        return None
+    sql, params = statement
+    return (
+        f"SELECT page.id FROM ({sql}) AS best (count, ids), unnest(best.ids) WITH ORDINALITY AS page (id, n) "
+        "ORDER BY page.n",
+        params,
+    )
+
+
 class GamePaginator(Paginator):
     """Pages of games, found by their ids first and only then read whole."""
 
@@ -208,14 +220,9 @@ class GamePaginator(Paginator):
         candidates = getattr(games, "ranked_candidates", None)
         if candidates is not None:
             reach = 2 * top + self.per_page
-            if best := one_word_page(candidates, 0, reach):
-                best = (f"SELECT unnest(best.ids) FROM ({best[0]}) AS best (count, ids)", best[1])
-            else:
-                best = _sql(_ids(candidates)[:reach])
+            best = _unnested(one_word_page(candidates, 0, reach)) or _sql(_ids(candidates)[:reach])
             return _sql(_ids(games.filter(pk__in=RawSQL(*best)))[bottom:top])
-        if best := one_word_page(games, bottom, top):
-            return f"SELECT unnest(best.ids) FROM ({best[0]}) AS best (count, ids)", best[1]
-        return _sql(_ids(games[bottom:top]))
+        return _unnested(one_word_page(games, bottom, top)) or _sql(_ids(games[bottom:top]))
 
     def fetch_ids(self, number: int) -> list[int]:
         """The ids that page `number` reads first (first_ids())."""

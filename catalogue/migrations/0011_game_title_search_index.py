@@ -1,5 +1,5 @@
 """The title's own search document, GIN-indexed: a text search of one word ranks the games with that
-word in their title first (`catalogue.views.title_first()`), without reading every match.
+word in their title first (`catalogue.views.one_word_page()`), without reading every match.
 
 The expression is the one Django compiles for `catalogue.search.TITLE_VECTOR` (`SearchVector("title",
 config="french_unaccent")`), so that PostgreSQL matches the index to the query. Hand-written: carry it
