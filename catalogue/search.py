@@ -59,8 +59,9 @@ TITLE_VECTOR = SearchVector("title", config=SEARCH_CONFIG)
 HEADING_VECTOR = Func(
     F("search_vector"), Value("{a,b,c}"), function="ts_filter", output_field=SearchVectorField()
 )
-# One word for PostgreSQL's parser: one lexeme at most once stemmed (none for a stop word).
-ONE_WORD = re.compile(r"[^\W_]+")
+# One word of French letters and digits: one token for PostgreSQL's parser, so one lexeme at most once
+# stemmed (none for a stop word), as the tiers' reasoning needs. Other scripts are ranked whole.
+ONE_WORD = re.compile(r"[0-9a-zà-öø-ÿœæ]+", re.IGNORECASE)
 # Long texts a search result does not show.
 LONG_FIELDS = ("rules_summary", "contents", "pedagogical_analysis", "search_vector")
 
