@@ -95,11 +95,11 @@ TIERS = ("title_match", "heading_match")
 
 
 def one_word_page(
-    games: QuerySet, bottom: int, top: int, count_limit: int | None = None
+    games: QuerySet, bottom: int, top: int, counted: QuerySet | None = None
 ) -> tuple[str, list] | None:
-    """For a text search of one word sorted by rank (after `fits_everyone`), the SQL of one row: how
-    many games it finds up to `count_limit` (NULL without it) and the ids of `games[bottom:top]`, in
-    an array. None for another search.
+    """For a text search of one word sorted by rank (after `fits_everyone`), the SQL of one row: the
+    count of `counted` (the games' ids up to a limit; NULL without it) and the ids of
+    `games[bottom:top]`, in an array. None for another search.
 
     Ranking reads the search document of every match (`pirates`: 9,552 games at 100,000, 96,023 at
     1,000,000). For one word, `ts_rank` with its default weights (D 0.1, C 0.2, B 0.4, A 1.0;
@@ -108,8 +108,8 @@ def one_word_page(
     / 1.645 = 0.54, however often it is written there; a game with the word in its names or tags at
     least 0.2 / 1.645 = 0.12, and one with the word in its summary only less than 0.1. So each tier
     (TIERS, each found by its own GIN index) ranks above the games outside it: when a tier holds at
-    least `top` games, the page is among them, in the same order, and when it holds at least
-    `count_limit`, so is the count's answer. The tiers are ranked in turn, the first that suffices
+    least `top` games, the page is among them, in the same order, and when it holds at least the
+    count's limit, so is the count's answer. The tiers are ranked in turn, the first that suffices
     is used, and the whole search is ranked or counted only when none does: the branches of a CASE,
     which PostgreSQL runs only when reached, like the materialized tiers they read. With ages, the
     same holds among the games for everyone.
@@ -136,10 +136,11 @@ def one_word_page(
         sql, tier_params = _sql(_ids(matches, "title", "rank", *(["fits_everyone"] if fits else [])))
         tiers.append(f"tier{number} AS MATERIALIZED ({sql})")
         params += tier_params
-    if count_limit is None:
+    if counted is None:
         count_sql = "NULL"
     else:
-        full_count_sql, full_count_params = _sql(games.order_by().values("pk")[:count_limit])
+        count_limit = counted.query.high_mark
+        full_count_sql, full_count_params = _sql(counted)
         whens = " ".join(
             f"WHEN (SELECT count(*) FROM tier{number}) >= %s THEN %s" for number in range(1, len(TIERS) + 1)
         )
@@ -291,14 +292,14 @@ class LimitedCountPaginator(GamePaginator):
         bottom = (self.asked - 1) * self.per_page
         try:
             both = None
-            if self.count_limit is not None and getattr(self.object_list, "ranked_candidates", None) is None:
-                both = one_word_page(self.object_list, bottom, bottom + self.per_page, self.count_limit)
+            if getattr(self.object_list, "ranked_candidates", None) is None:  # see first_ids()
+                both = one_word_page(self.object_list, bottom, bottom + self.per_page, counted)
             if both is None:
-                counted_sql, counted_params = counted.query.sql_with_params()
+                counted_sql, counted_params = _sql(counted)
                 ids_sql, ids_params = self.first_ids(self.asked)
                 both = (
                     f"SELECT (SELECT COUNT(*) FROM ({counted_sql}) AS counted), ARRAY({ids_sql})",
-                    (*counted_params, *ids_params),
+                    counted_params + ids_params,
                 )
         except EmptyResultSet:  # e.g. an ESAR group without any category yet
             return counted.count()
