@@ -286,10 +286,10 @@ def test_a_one_word_search_ranks_only_the_first_tier_that_fills_the_page(db):
         make_game(f"Galion {number:02d}", tags=("abordage",))
         make_game(f"Zeste {number:02d}", summary="pirates abordage")
 
-    def rows_read(word: str) -> list[int]:
+    def rows_read(word: str, count_limit: int = 21) -> list[int]:
         """The rows each scan of the games gave, for the scans that ran."""
         games = Game.objects.search(word).sorted_by("pertinence")
-        sql, params = views.one_word_page(games, 0, 20, games.order_by().values("pk")[:21])
+        sql, params = views.one_word_page(games, 0, 20, games.order_by().values("pk")[:count_limit])
         with connection.cursor() as cursor:
             cursor.execute(f"EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) {sql}", params)
             plan = [row[0] for row in cursor.fetchall()]
@@ -304,6 +304,11 @@ def test_a_one_word_search_ranks_only_the_first_tier_that_fills_the_page(db):
     assert rows_read("pirates") == [30]
     # `abordage`: no title match, then its 30 games with it as a tag, and nothing else.
     assert rows_read("abordage") == [0, 30]
+    # Counting up to 41: the page still comes from the 30 title matches, and the count from the whole
+    # search, up to 41 (the other 30 matches are in summaries). The tags' tier, which the page does
+    # not need, is not read for the count either.
+    assert rows_read("pirates", count_limit=41) == [30, 41]
+    assert rows_read("abordage", count_limit=41) == [0, 30, 41]
     games = Game.objects.search("pirates").sorted_by("pertinence")
     # Two words, or a word PostgreSQL may split (a hyphen, another script), rank every match.
     for text in ("pirates zeste", "chat-perché", "x²"):
