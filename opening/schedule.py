@@ -16,10 +16,10 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import formats
 
-from catalogue.models import Location
+from catalogue.models import Copy, Location
 from ludotheque.precompiled import UNUSED_ID, Precompiled
 
 from .models import Closure, OpeningHours
@@ -149,6 +149,64 @@ def site_calendars(sites: Iterable[Location | int], *, from_day: datetime.date) 
         for location_id in with_hours:
             calendars[location_id].closures = sorted(closures[location_id] + closures[None])
     return calendars
+
+
+# The sites holding a copy of a game, their hours and closures: the game page's « Prochaines
+# ouvertures », compiled to SQL once per connection like the statements below. Compiling these three
+# queries per request cost the page ~2 ms of its ~10.
+def _sites_holding(game: int) -> QuerySet:
+    return (
+        Location.objects.filter(opening_hours__isnull=False)
+        .distinct()
+        .order_by("name")
+        .filter(copies__game_id=game)
+    )
+
+
+def _holding(game: int) -> QuerySet:
+    return Copy.objects.filter(game_id=game).values("location_id")
+
+
+_GAME_SITES = Precompiled(_sites_holding, UNUSED_ID)
+_GAME_HOURS = Precompiled(
+    lambda game: (
+        OpeningHours.objects.filter(location_id__in=_holding(game))
+        .order_by("location_id", "weekday", "opens_at")
+        .values_list("location_id", "weekday", "opens_at", "closes_at")
+    ),
+    UNUSED_ID,
+)
+_GAME_CLOSURES = Precompiled(
+    lambda game, day: (
+        Closure.objects.filter(
+            Q(location_id__in=_holding(game)) | Q(location__isnull=True), last_day__gte=day
+        )
+        .order_by("first_day")
+        .values_list("location_id", "first_day", "last_day", "reason")
+    ),
+    UNUSED_ID,
+    datetime.date(1, 1, 1),
+)
+
+
+def game_site_calendars(
+    game: int, *, from_day: datetime.date
+) -> tuple[list[Location], dict[int, SiteCalendar]]:
+    """The sites with opening hours that hold a copy of the game `game` (an id), by name, and their
+    calendars keyed by location id, with the closures from `from_day` on: what site_calendars() reads
+    for those sites, in three queries (one without such a site)."""
+    sites = list(_GAME_SITES.queryset(game))
+    calendars = {site.pk: SiteCalendar(site.pk) for site in sites}
+    if not sites:
+        return sites, calendars
+    for location_id, weekday, opens_at, closes_at in _GAME_HOURS.queryset(game):
+        calendars[location_id].hours.setdefault(weekday, []).append((opens_at, closes_at))
+    closures = defaultdict(list)
+    for location_id, first_day, last_day, reason in _GAME_CLOSURES.queryset(game, from_day):
+        closures[location_id].append((first_day, last_day, reason))
+    for location_id, calendar in calendars.items():
+        calendar.closures = sorted(closures[location_id] + closures[None])
+    return sites, calendars
 
 
 # One site's hours and closures, the statements of every due date at the desk: compiled to SQL once per

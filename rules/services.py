@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 
 from catalogue.models import Game
+from ludotheque.precompiled import UNUSED_ID, Precompiled
 
 from .declared.sheets import all_declared_rules, declared_rules
 from .engine import GameRules, InvalidInput, render
@@ -58,9 +59,15 @@ def error_messages(invalid: InvalidInput) -> dict[str, list[str]]:
 # --- what the catalogue's notice links to (registered in apps.py) --------------------------------------
 
 
+# The slug of a game's rules page, compiled to SQL once per connection (ludotheque/precompiled.py).
+_RULES_SLUG = Precompiled(
+    lambda game: RulePage.objects.filter(game_id=game).values_list("slug", flat=True)[:1], UNUSED_ID
+)
+
+
 def notice_links(game: Game) -> list[tuple[str, str]]:
     """The game's rules page and its calculator and sheet, for its catalogue notice (one query)."""
-    slug = RulePage.objects.filter(game=game).values_list("slug", flat=True).first()
+    slug = next(iter(_RULES_SLUG.queryset(game.pk)), None)
     if slug is None:
         return []
     return [

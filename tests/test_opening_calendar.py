@@ -7,11 +7,18 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import timezone
 
-from catalogue.models import Location
+from catalogue.models import Copy, Location
 from loans import services
 from loans.models import Loan
 from opening.models import Closure, OpeningHours, Weekday
-from opening.schedule import is_open, next_opening_day, next_openings, site_calendar, site_calendars
+from opening.schedule import (
+    game_site_calendars,
+    is_open,
+    next_opening_day,
+    next_openings,
+    site_calendar,
+    site_calendars,
+)
 from tests.conftest import text_of
 from tests.loan_helpers import make_copy, make_game, make_member, make_membership_type
 from tests.notice_helpers import days, open_wednesdays_and_saturdays
@@ -241,4 +248,36 @@ def test_one_sites_calendar_is_what_the_calendars_of_several_sites_say_of_it():
     ]
     assert site_calendar(maison, from_day=WEDNESDAY + days(4)).closures == [
         (WEDNESDAY + days(5), WEDNESDAY + days(20), "Noël")
+    ]
+
+
+def test_the_calendars_of_a_game_s_sites_are_those_of_the_sites_holding_its_copies():
+    """game_site_calendars(), the game page's, runs SQL compiled once (a game and a day in place of
+    placeholders): the sites with hours that hold a copy, by name, with what site_calendars() reads."""
+    maison = open_wednesdays_and_saturdays()
+    antenne = open_wednesdays_and_saturdays(Location.objects.create(name="Antenne Nord"))
+    OpeningHours.objects.create(
+        location=antenne, weekday=Weekday.MONDAY, opens_at=datetime.time(9), closes_at=datetime.time(11)
+    )
+    ludobus = Location.objects.create(name="Ludobus")  # no hours: never listed
+    Closure.objects.create(location=None, first_day=WEDNESDAY, last_day=WEDNESDAY, reason="Grève")
+    Closure.objects.create(
+        location=antenne, first_day=WEDNESDAY + days(3), last_day=WEDNESDAY + days(3), reason="Travaux"
+    )
+    Closure.objects.create(
+        location=maison, first_day=WEDNESDAY + days(5), last_day=WEDNESDAY + days(20), reason="Noël"
+    )
+    game, elsewhere, unheld = make_game("7 Wonders"), make_game("Azul"), make_game("Quarto")
+    for barcode, site in [("1", maison), ("2", antenne), ("3", antenne), ("4", ludobus)]:
+        Copy.objects.create(game=game, cote="SEP", location=site, barcode=barcode)
+    Copy.objects.create(game=elsewhere, cote="AZU", location=ludobus, barcode="5")
+    for day in (WEDNESDAY - days(1), WEDNESDAY, WEDNESDAY + days(4), WEDNESDAY + days(30)):
+        sites, calendars = game_site_calendars(game.pk, from_day=day)
+        assert sites == [antenne, maison]
+        assert calendars == site_calendars(sites, from_day=day)
+        assert game_site_calendars(elsewhere.pk, from_day=day) == ([], {})
+        assert game_site_calendars(unheld.pk, from_day=day) == ([], {})
+    assert game_site_calendars(game.pk, from_day=WEDNESDAY)[1][antenne.pk].closures == [
+        (WEDNESDAY, WEDNESDAY, "Grève"),
+        (WEDNESDAY + days(3), WEDNESDAY + days(3), "Travaux"),
     ]

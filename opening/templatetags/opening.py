@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from catalogue.models import Game, Location
 
-from ..schedule import hours_text, site_calendars, weekday_date
+from ..schedule import game_site_calendars, hours_text, site_calendars, weekday_date
 
 register = template.Library()
 
@@ -25,13 +25,13 @@ def weekday_date_filter(value: datetime.date | None) -> str:
 @register.inclusion_tag("includes/next_openings.html")
 def next_openings(game: Game | None = None) -> dict:
     """The next openings of every site with hours, or of the sites holding a copy of `game`."""
-    sites = Location.objects.filter(opening_hours__isnull=False).distinct().order_by("name")
-    if game is not None:
-        sites = sites.filter(copies__game=game)
-    sites = list(sites)
     now = timezone.localtime()
     today = now.date()
-    calendars = site_calendars(sites, from_day=today)
+    if game is None:
+        sites = list(Location.objects.filter(opening_hours__isnull=False).distinct().order_by("name"))
+        calendars = site_calendars(sites, from_day=today)
+    else:
+        sites, calendars = game_site_calendars(game.pk, from_day=today)
     horizon = today + datetime.timedelta(days=CLOSURES_AHEAD_DAYS)
     return {
         "sites": [
