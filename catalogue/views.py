@@ -146,7 +146,9 @@ def one_word_page(
         # the limit (`pirates` with ages and time at 100,000 games: 604 ranks, 5.7 of 16 ms).
         whens = []
         for number in range(1, len(TIERS) + 1):
-            passed = "".join(f"(SELECT count(*) FROM tier{before} {first}) < %s AND " for before in range(1, number))
+            passed = "".join(
+                f"(SELECT count(*) FROM tier{before} {first}) < %s AND " for before in range(1, number)
+            )
             whens.append(f"WHEN {passed}(SELECT count(*) FROM tier{number}) >= %s THEN %s")
             params += [top] * (number - 1) + [count_limit, count_limit]
         count_sql = f"CASE {' '.join(whens)} ELSE (SELECT count(*) FROM ({full_count_sql}) AS counted) END"

@@ -3,6 +3,9 @@
 import zlib
 
 from django import template
+from django.utils import formats
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -84,6 +87,49 @@ def age_range(game) -> str:
 
 
 @register.filter
+def duration(game) -> str:
+    """« 30 min », or "" when not catalogued."""
+    return _("%(minutes)s min") % {"minutes": game.duration_minutes} if game.duration_minutes else ""
+
+
+def _translated(message: str, **values) -> str:
+    """A message from the translation catalogues with `values` in it, as {% blocktranslate %} writes it:
+    the catalogue's words as they are, the values escaped."""
+    return mark_safe(
+        message % {name: conditional_escape(value) for name, value in values.items()} if values else message
+    )
+
+
+@register.filter
+def shelf_status(game) -> str:
+    """The line under a game's title (includes/shelf_status.html): where a copy waits on a shelf, else
+    when the first one comes back, else why none can be borrowed. Written here rather than in the
+    template: twenty results a page, and Django's template language spent ~70 µs on each."""
+    if game.shelf_site:
+        others = game.shelf_sites - 1
+        if others > 0:
+            return _translated(
+                ngettext(
+                    "En rayon à %(site)s et sur %(counter)s autre site",
+                    "En rayon à %(site)s et sur %(counter)s autres sites",
+                    others,
+                ),
+                site=game.shelf_site,
+                counter=others,
+            )
+        return _translated(_("En rayon à %(site)s"), site=game.shelf_site)
+    if game.next_due_on:
+        return _translated(
+            _("Tous sortis — retour prévu le %(date)s"), date=formats.date_format(game.next_due_on, "d/m")
+        )
+    if game.lendable_count:
+        return _translated(_("Tous mis de côté pour des réservations"))
+    if game.copies_count:
+        return _translated(_("Pas d'exemplaire à emprunter pour l'instant"))
+    return _translated(_("Pas d'exemplaire"))
+
+
+@register.filter
 def designed_for(game) -> str:
     """The flag of a game made for younger players: « conçu pour 5–7 ans »."""
     if game.age_min:
@@ -105,13 +151,18 @@ def hue(key: str) -> int:
     return zlib.crc32(key.encode()) % 360
 
 
-@register.inclusion_tag("includes/box_placeholder.html")
-def box_placeholder(game, size: int = 80):
+# Without a template of its own: one per result, and rendering one cost ~70 µs.
+PLACEHOLDER = (
+    '<svg class="box-picture box-placeholder" width="{size}" height="{size}" viewBox="0 0 80 80" '
+    'aria-hidden="true" focusable="false"><rect width="80" height="80" rx="8" fill="{fill}"/>'
+    '<text x="40" y="41" text-anchor="middle" dominant-baseline="central" font-family="sans-serif" '
+    'font-size="30" font-weight="700" fill="#fff">{initials}</text></svg>\n'
+)
+
+
+@register.simple_tag
+def box_placeholder(game, size: int = 80) -> str:
     """A box without a picture: its initials on its category's colour, drawn inline (no file, no request)."""
     category = game.category
-    return {
-        "initials": initials(game.title),
-        "hue": hue(category.code) if category is not None else None,
-        "size": size,
-        "label": category.label if category is not None else "",
-    }
+    fill = f"hsl({hue(category.code)} 45% 38%)" if category is not None else "#5b6470"
+    return format_html(PLACEHOLDER, size=size, fill=fill, initials=initials(game.title))
