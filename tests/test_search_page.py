@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from catalogue import search, views
 from tests.conftest import text_of
-from tests.search_helpers import add_games, category, family_catalogue, make_game
+from tests.search_helpers import add_games, category, family_catalogue, make_copy, make_game
 
 URL = reverse("catalogue:game-list")
 
@@ -79,6 +79,24 @@ def test_each_result_shows_where_a_copy_waits_then_players_ages_duration_categor
     assert "Biblios Pas d'exemplaire à emprunter pour l'instant 2 à 4 joueurs" in page  # in repair
     # No upper bound shown for PMB's 99.
     assert "L'or des Dragons Pas d'exemplaire 3 à 6 joueurs dès 8 ans 20 min" in page
+
+
+def test_a_result_says_what_is_not_catalogued_and_on_how_many_other_sites_a_copy_waits(client, catalogue):
+    game = make_game("Zoé la girafe")  # neither players, ages nor duration catalogued
+    for barcode, where in [("Z1", "Maison des Enfants"), ("Z2", "Médiathèque"), ("Z3", "Ludobus")]:
+        make_copy(game, barcode, where=where)
+    french = text_of(client.get(URL, {"q": "girafe"}))
+    assert (
+        "Zoé la girafe En rayon à Ludobus et sur 2 autres sites "
+        "joueurs : non précisé âge : non précisé durée : non précisée"
+    ) in french
+    english = text_of(client.get(URL, {"q": "girafe"}, HTTP_ACCEPT_LANGUAGE="en"))
+    assert (
+        "Zoé la girafe On the shelf at Ludobus and 2 other sites players: not given age: not given "
+        "duration: not given"
+    ) in english
+    page = text_of(client.get(game.get_absolute_url()))
+    assert "Durée moyenne non précisée" in page
 
 
 def test_results_speak_english_with_english_plurals(client, catalogue):
