@@ -13,7 +13,7 @@ once with `site_calendar()` / `site_calendars()` and ask the `SiteCalendar` obje
 import datetime
 import itertools
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from django.db.models import Q, QuerySet
@@ -123,32 +123,43 @@ def _location_id(site: Location | int) -> int:
     return site if isinstance(site, int) else site.pk
 
 
-def site_calendars(sites: Iterable[Location | int], *, from_day: datetime.date) -> dict[int, SiteCalendar]:
-    """The calendars of several sites, keyed by location id, with the closures from `from_day` on (two queries)."""
-    ids = {_location_id(site) for site in sites}
-    calendars = {location_id: SiteCalendar(location_id) for location_id in ids}
-    if not ids:
-        return calendars
-    for location_id, weekday, opens_at, closes_at in (
-        OpeningHours.objects.filter(location_id__in=ids)
-        .order_by("location_id", "weekday", "opens_at")
-        .values_list("location_id", "weekday", "opens_at", "closes_at")
-    ):
+def _calendars(
+    location_ids: Iterable[int], hours: Iterable[tuple], closures: Callable
+) -> dict[int, SiteCalendar]:
+    """The calendars of `location_ids` from their `hours` rows (location id, weekday, opens, closes),
+    then, for the sites that have hours, `closures(their ids)`' rows (location id, or None for every
+    site, first day, last day, reason)."""
+    calendars = {location_id: SiteCalendar(location_id) for location_id in location_ids}
+    for location_id, weekday, opens_at, closes_at in hours:
         calendars[location_id].hours.setdefault(weekday, []).append((opens_at, closes_at))
     with_hours = [location_id for location_id, calendar in calendars.items() if calendar.has_hours]
     if with_hours:
-        closures = defaultdict(list)
-        for location_id, first_day, last_day, reason in (
+        by_site = defaultdict(list)
+        for location_id, first_day, last_day, reason in closures(with_hours):
+            by_site[location_id].append((first_day, last_day, reason))
+        for location_id in with_hours:
+            calendars[location_id].closures = sorted(by_site[location_id] + by_site[None])
+    return calendars
+
+
+def site_calendars(sites: Iterable[Location | int], *, from_day: datetime.date) -> dict[int, SiteCalendar]:
+    """The calendars of several sites, keyed by location id, with the closures from `from_day` on (two queries)."""
+    ids = {_location_id(site) for site in sites}
+    if not ids:
+        return {}
+    return _calendars(
+        ids,
+        OpeningHours.objects.filter(location_id__in=ids)
+        .order_by("location_id", "weekday", "opens_at")
+        .values_list("location_id", "weekday", "opens_at", "closes_at"),
+        lambda with_hours: (
             Closure.objects.filter(
                 Q(location_id__in=with_hours) | Q(location__isnull=True), last_day__gte=from_day
             )
             .order_by("first_day")
             .values_list("location_id", "first_day", "last_day", "reason")
-        ):
-            closures[location_id].append((first_day, last_day, reason))
-        for location_id in with_hours:
-            calendars[location_id].closures = sorted(closures[location_id] + closures[None])
-    return calendars
+        ),
+    )
 
 
 # The sites holding a copy of a game, their hours and closures: the game page's « Prochaines
@@ -196,16 +207,14 @@ def game_site_calendars(
     calendars keyed by location id, with the closures from `from_day` on: what site_calendars() reads
     for those sites, in three queries (one without such a site)."""
     sites = list(_GAME_SITES.queryset(game))
-    calendars = {site.pk: SiteCalendar(site.pk) for site in sites}
     if not sites:
-        return sites, calendars
-    for location_id, weekday, opens_at, closes_at in _GAME_HOURS.queryset(game):
-        calendars[location_id].hours.setdefault(weekday, []).append((opens_at, closes_at))
-    closures = defaultdict(list)
-    for location_id, first_day, last_day, reason in _GAME_CLOSURES.queryset(game, from_day):
-        closures[location_id].append((first_day, last_day, reason))
-    for location_id, calendar in calendars.items():
-        calendar.closures = sorted(closures[location_id] + closures[None])
+        return sites, {}
+    # Every hours row is of one of `sites`: the sites holding a copy that have hours.
+    calendars = _calendars(
+        [site.pk for site in sites],
+        _GAME_HOURS.queryset(game),
+        lambda _: _GAME_CLOSURES.queryset(game, from_day),
+    )
     return sites, calendars
 
 
