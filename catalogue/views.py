@@ -141,17 +141,20 @@ def one_word_page(
     else:
         count_limit = counted.query.high_mark
         full_count_sql, full_count_params = _sql(counted)
-        # A tier is counted only when the page reads it too: counting a tier the page does not need
-        # (its ranks computed for every game in it) costs more than counting the whole search up to
-        # the limit (`pirates` with ages and time at 100,000 games: 604 ranks, 5.7 of 16 ms).
-        whens = []
-        for number in range(1, len(TIERS) + 1):
-            passed = "".join(
-                f"(SELECT count(*) FROM tier{before} {first}) < %s AND " for before in range(1, number)
-            )
-            whens.append(f"WHEN {passed}(SELECT count(*) FROM tier{number}) >= %s THEN %s")
-            params += [top] * (number - 1) + [count_limit, count_limit]
-        count_sql = f"CASE {' '.join(whens)} ELSE (SELECT count(*) FROM ({full_count_sql}) AS counted) END"
+        count_sql = f"(SELECT count(*) FROM ({full_count_sql}) AS counted)"
+        if count_limit is not None:  # without a limit (`page=last`) no tier holds the answer
+            # A tier is counted only when the page reads it too: counting a tier the page does not
+            # need (its ranks computed for every game in it) costs more than counting the whole
+            # search up to the limit (`pirates` with ages and time at 100,000 games: 604 ranks, 5.7
+            # of 16 ms).
+            whens = []
+            for number in range(1, len(TIERS) + 1):
+                passed = "".join(
+                    f"(SELECT count(*) FROM tier{before} {first}) < %s AND " for before in range(1, number)
+                )
+                whens.append(f"WHEN {passed}(SELECT count(*) FROM tier{number}) >= %s THEN %s")
+                params += [top] * (number - 1) + [count_limit, count_limit]
+            count_sql = f"CASE {' '.join(whens)} ELSE {count_sql} END"
         params += full_count_params
     whens = " ".join(
         f"WHEN (SELECT count(*) FROM tier{number} {first}) >= %s THEN ARRAY(SELECT pk FROM tier{number} {first} "
