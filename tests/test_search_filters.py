@@ -129,6 +129,20 @@ def test_available_at_a_site_needs_the_available_copy_to_be_on_that_site(catalog
     ]
 
 
+def test_two_searches_made_together_each_keep_their_own_criteria(catalogue):
+    # A search's filters call its own methods, which read its own criteria: they are copied for each
+    # search (GameFilter.__init__), never shared with the search made just after it.
+    mediatheque = Location.objects.get(name="Médiathèque")
+    maison = Location.objects.get(name="Maison des Enfants")
+    first = GameFilter(QueryDict(f"localisation={mediatheque.pk}"), queryset=Game.objects.all())
+    second = GameFilter(QueryDict(f"localisation={maison.pk}&disponible=oui"), queryset=Game.objects.all())
+    assert first.is_valid() and second.is_valid()
+    first_titles = list(first.qs.values_list("title", flat=True))
+    second_titles = list(second.qs.values_list("title", flat=True))
+    assert first_titles == ["La chasse aux monstres", "Le Château des Dragons"]
+    assert second_titles == search(f"localisation={maison.pk}&disponible=oui")
+
+
 def test_filters_combine(catalogue):
     # Pertinence with ages: the game for 5–7 year olds (a 38-year-old plays too) after the one that fits all.
     assert search("ages=6,9,38&duree_max=35&tag=cooperatif&disponible=oui") == [
