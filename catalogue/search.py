@@ -22,16 +22,10 @@ import re
 from django.contrib.postgres.expressions import ArraySubquery
 from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.lookups import DataContains
-from django.contrib.postgres.search import (
-    SearchQuery,
-    SearchRank,
-    SearchVector,
-    SearchVectorExact,
-    SearchVectorField,
-)
+from django.contrib.postgres.search import SearchQuery, SearchRank
 from django.core.exceptions import EmptyResultSet
 from django.db import connections, models
-from django.db.models import DEFERRED, Count, Exists, ExpressionWrapper, F, Func, OuterRef, Q, Subquery, Value
+from django.db.models import DEFERRED, Count, Exists, ExpressionWrapper, F, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce, JSONObject
 
 from .registry import circulation
@@ -51,16 +45,11 @@ FITS_FIRST = (F("fits_everyone").desc(), "title", "pk")
 RANKED = (F("rank").desc(), "title", "pk")
 # A table's text search: the games that fit everyone first, then the same.
 FITS_FIRST_RANKED = (F("fits_everyone").desc(), *RANKED)
-# A text search of one word looks for its page among the games with that word in their title first
-# (`title_match`), then among those with it in their title, names or tags (`heading_match`): see
-# `catalogue.views.one_word_page()`. Each document has its GIN index (`catalogue_game_title_search_gin`,
-# migration 0011; `catalogue_game_heading_search_gin`, 0012).
-TITLE_VECTOR = SearchVector("title", config=SEARCH_CONFIG)
-HEADING_VECTOR = Func(
-    F("search_vector"), Value("{a,b,c}"), function="ts_filter", output_field=SearchVectorField()
-)
-# One word of French letters and digits: one token for PostgreSQL's parser, so one lexeme at most once
-# stemmed (none for a stop word), as the tiers' reasoning needs. Other scripts are ranked whole.
+# A text search of one word carries the word (alias `one_word`): its first pages come from the search's
+# postings, the games with that word in their title, names or tags in the order of the search
+# (`catalogue_search_posting`, migration 0013; see `catalogue.views.one_word_page()`). One word of French
+# letters and digits: one token for PostgreSQL's parser, so one lexeme at most once stemmed (none for a
+# stop word), which a posting is. Other scripts are ranked whole.
 ONE_WORD = re.compile(r"[0-9a-zà-öø-ÿœæ]+", re.IGNORECASE)
 # Long texts a search result does not show.
 LONG_FIELDS = ("rules_summary", "contents", "pedagogical_analysis", "search_vector")
@@ -304,10 +293,7 @@ class GameSearchMixin:
         query = SearchQuery(text, config=SEARCH_CONFIG, search_type="websearch")
         games = self.filter(search_vector=query).annotate(rank=SearchRank(F("search_vector"), query))
         if ONE_WORD.fullmatch(text):
-            games = games.alias(
-                title_match=SearchVectorExact(TITLE_VECTOR, query),
-                heading_match=SearchVectorExact(HEADING_VECTOR, query),
-            )
+            games = games.alias(one_word=Value(text))
         return games
 
     def _corrected(self, text: str) -> str | None:

@@ -35,7 +35,15 @@ from .forms import BoxStickerForm, LabelSheetForm
 from .labels import code128, label_sheets
 from .models import Category, Copy, Game
 from .registry import notice_links
-from .search import EXACT_COUNT_LIMIT, FITS_FIRST, FITS_FIRST_RANKED, RANKED, notice_copies, prefetched
+from .search import (
+    EXACT_COUNT_LIMIT,
+    FITS_FIRST,
+    FITS_FIRST_RANKED,
+    RANKED,
+    SEARCH_CONFIG,
+    notice_copies,
+    prefetched,
+)
 from .serializers import CopyWithGameSerializer, FacetsSerializer, GameDetailSerializer, GameSerializer
 
 # The page /jeux/ and the API's game lists.
@@ -89,9 +97,10 @@ def _sql(queryset: QuerySet) -> tuple[str, list]:
     return sql, list(params)
 
 
-# A one-word search's tiers (GameQuerySet.search()): its games with the word in their title, then
-# in their title, names or tags. Each tier's games rank above every game outside it.
-TIERS = ("title_match", "heading_match")
+# How many of a word's postings one_word_page() reads, at most, looking for the games of a page that also
+# pass the search's other conditions (ages, time, category…): past them, the whole search is ranked.
+# Without other conditions it reads the page's games only.
+POSTINGS_READ = 2000
 
 
 def one_word_page(
@@ -103,67 +112,68 @@ def one_word_page(
 
     Ranking reads the search document of every match (`pirates`: 9,552 games at 100,000, 96,023 at
     1,000,000). For one word, `ts_rank` with its default weights (D 0.1, C 0.2, B 0.4, A 1.0;
-    `calc_rank_or()` in PostgreSQL's `tsrank.c`) gives a game with the word in its title at least
-    1.0 / 1.645 = 0.61, and one with the word elsewhere only at most (0.4 + 0.2 × 1.645 + 0.4 × 0.395)
-    / 1.645 = 0.54, however often it is written there; a game with the word in its names or tags at
-    least 0.2 / 1.645 = 0.12, and one with the word in its summary only less than 0.1. So each tier
-    (TIERS, each found by its own GIN index) ranks above the games outside it: when a tier holds at
-    least `top` games, the page is among them, in the same order, and when it holds at least the
-    count's limit, so is the count's answer. The tiers are ranked in turn, the first that suffices
-    is used, and the whole search is ranked or counted only when none does: the branches of a CASE,
-    which PostgreSQL runs only when reached, like the materialized tiers they read. With ages, the
-    same holds among the games for everyone.
+    `calc_rank_or()` in PostgreSQL's `tsrank.c`) gives a game with the word in its title, names or
+    tags at least 0.2 / 1.645 = 0.12, and one with the word in its summary only less than 0.1. So the
+    games with the word in their title, names or tags rank above all others, and the search's
+    postings (`catalogue_search_posting`, migration 0013) hold exactly those, with their rank, in an
+    index ordered as the search sorts them. When the first POSTINGS_READ of them hold `top` games that
+    pass the search's other conditions, the first `top` are the page, read from the index's first
+    entries whatever the size of the catalogue; when a search without other conditions has at least
+    the count's limit of them, that is the count's answer too. Otherwise the whole search is ranked or
+    counted: the ELSE of a CASE, which PostgreSQL runs only when reached. With ages, the same holds
+    among the games for everyone.
     """
     order = tuple(games.query.order_by)
-    if any(tier not in games.query.annotations for tier in TIERS) or order not in (RANKED, FITS_FIRST_RANKED):
+    if "one_word" not in games.query.annotations or order not in (RANKED, FITS_FIRST_RANKED):
         return None
+    word = games.query.annotations["one_word"].value
     # A table's search: its games for everyone first (`fits_everyone`), the same way among them.
     fits = order == FITS_FIRST_RANKED
-    first = "WHERE fits_everyone" if fits else ""
-    tiers, params = [], []
-    for number, tier in enumerate(TIERS, 1):
-        matches = games.filter(**{tier: True}).order_by()
-        # Without `search_vector @@ query`, which the tier implies: PostgreSQL would read the whole
-        # search's entries of the big index too (9,552 for `pirates`, 2.4 ms) to intersect them.
-        matches.query.where.children = [
-            child
-            for child in matches.query.where.children
-            if not (
-                isinstance(child, SearchVectorExact)
-                and getattr(child.lhs, "target", None) is Game.search_vector.field
-            )
-        ]
-        sql, tier_params = _sql(_ids(matches, "title", "rank", *(["fits_everyone"] if fits else [])))
-        tiers.append(f"tier{number} AS MATERIALIZED ({sql})")
-        params += tier_params
+    # The search's other conditions (ages, time, category…), without the text, which the postings are.
+    others = games.order_by()
+    others.query.where.children = [
+        child
+        for child in others.query.where.children
+        if not (
+            isinstance(child, SearchVectorExact)
+            and getattr(child.lhs, "target", None) is Game.search_vector.field
+        )
+    ]
+    others_sql, others_params = _sql(_ids(others, *(["fits_everyone"] if fits else [])))
+    # The word's postings, best first, as far as the page looks for its games among them.
+    postings = (
+        "SELECT game_id, rank, title FROM catalogue_search_posting "
+        "WHERE lexeme = (SELECT tsvector_to_array(to_tsvector(%s::regconfig, %s)))[1] "
+        "ORDER BY rank DESC, title, game_id"
+    )
+    sql = (
+        f"WITH best AS MATERIALIZED (SELECT p.game_id AS pk, p.rank, p.title FROM ({postings} LIMIT %s) AS p "
+        f"JOIN ({others_sql}) AS g ON g.pk = p.game_id {'WHERE g.fits_everyone' if fits else ''} "
+        "ORDER BY p.rank DESC, p.title, p.game_id LIMIT %s) "
+    )
+    params = [SEARCH_CONFIG, word, POSTINGS_READ, *others_params, top]
     if counted is None:
         count_sql = "NULL"
     else:
         count_limit = counted.query.high_mark
         full_count_sql, full_count_params = _sql(counted)
         count_sql = f"(SELECT count(*) FROM ({full_count_sql}) AS counted)"
-        if count_limit is not None:  # without a limit (`page=last`) no tier holds the answer
-            # A tier is counted only when the page reads it too: counting a tier the page does not
-            # need (its ranks computed for every game in it) costs more than counting the whole
-            # search up to the limit (`pirates` with ages and time at 100,000 games: 604 ranks, 5.7
-            # of 16 ms).
-            whens = []
-            for number in range(1, len(TIERS) + 1):
-                passed = "".join(
-                    f"(SELECT count(*) FROM tier{before} {first}) < %s AND " for before in range(1, number)
-                )
-                whens.append(f"WHEN {passed}(SELECT count(*) FROM tier{number}) >= %s THEN %s")
-                params += [top] * (number - 1) + [count_limit, count_limit]
-            count_sql = f"CASE {' '.join(whens)} ELSE {count_sql} END"
+        # Without other conditions, the word's postings are its games with the word in their title,
+        # names or tags, counted from the index alone. With them, each posting's game would be read
+        # to know whether it passes: the whole search's count, up to the limit, costs less.
+        if count_limit is not None and not others.query.where.children:
+            count_sql = (
+                f"CASE WHEN (SELECT count(*) FROM ({postings} LIMIT %s) AS known) >= %s THEN %s "
+                f"ELSE {count_sql} END"
+            )
+            params += [SEARCH_CONFIG, word, count_limit, count_limit, count_limit]
         params += full_count_params
-    whens = " ".join(
-        f"WHEN (SELECT count(*) FROM tier{number} {first}) >= %s THEN ARRAY(SELECT pk FROM tier{number} {first} "
-        "ORDER BY rank DESC, title, pk OFFSET %s LIMIT %s)"
-        for number in range(1, len(TIERS) + 1)
-    )
     full_sql, full_params = _sql(_ids(games[bottom:top]))
-    params += [top, bottom, top - bottom] * len(TIERS) + full_params
-    sql = f"WITH {', '.join(tiers)} SELECT {count_sql}, CASE {whens} ELSE ARRAY({full_sql}) END"
+    sql += (
+        f"SELECT {count_sql}, CASE WHEN (SELECT count(*) FROM best) >= %s "
+        f"THEN ARRAY(SELECT pk FROM best ORDER BY rank DESC, title, pk OFFSET %s) ELSE ARRAY({full_sql}) END"
+    )
+    params += [top, bottom, *full_params]
     return sql, params
 
 

@@ -279,42 +279,97 @@ def test_a_one_word_search_at_a_table_pages_the_games_for_everyone_by_rank_first
 
 
 @pytest.mark.postgresql
-def test_a_one_word_search_ranks_only_the_first_tier_that_fills_the_page(db):
+def test_a_one_word_search_reads_its_page_and_count_from_the_postings_not_every_match(db):
     # 30 games with `pirates` in their title, 30 with `abordage` as a tag, 30 with both words in their
     # summary only.
+    # summary only. Half the pirates' games are for 2 to 4 players, the others for 2 to 6.
     for number in range(30):
-        make_game(f"Pirates {number:02d}")
+        make_game(f"Pirates {number:02d}", players_min=2, players_max=4 + 2 * (number % 2))
         make_game(f"Galion {number:02d}", tags=("abordage",))
         make_game(f"Zeste {number:02d}", summary="pirates abordage")
 
-    def rows_read(word: str, count_limit: int = 21) -> list[int]:
-        """The rows each scan of the games gave, for the scans that ran."""
-        games = Game.objects.search(word).sorted_by("pertinence")
-        sql, params = views.one_word_page(games, 0, 20, games.order_by().values("pk")[:count_limit])
+    def rows_read(word: str, top=20, count_limit=21, players=None) -> tuple[list[int], list[int]]:
+        """The rows given by the scans that ran: of the postings' index, and of the whole search."""
+        games = Game.objects.search(word)
+        games = (games.for_players(players) if players else games).sorted_by("pertinence")
+        sql, params = views.one_word_page(games, top - 20, top, games.order_by().values("pk")[:count_limit])
         with connection.cursor() as cursor:
             cursor.execute(f"EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) {sql}", params)
-            plan = [row[0] for row in cursor.fetchall()]
-        return [
-            int(re.search(r"actual rows=(\d+)", line)[1])
-            for line in plan
-            if re.search(r"(Seq|Heap) Scan on catalogue_game", line) and "never executed" not in line
-        ]
+            plan = [row[0] for row in cursor.fetchall() if "never executed" not in row[0]]
 
-    # `pirates`: its 30 title matches only; the tags' tier and the whole search's ranking and count
-    # (in the ELSE of views.one_word_page) never run.
-    assert rows_read("pirates") == [30]
-    # `abordage`: no title match, then its 30 games with it as a tag, and nothing else.
-    assert rows_read("abordage") == [0, 30]
-    # Counting up to 41: the page still comes from the 30 title matches, and the count from the whole
-    # search, up to 41 (the other 30 matches are in summaries). The tags' tier, which the page does
-    # not need, is not read for the count either.
-    assert rows_read("pirates", count_limit=41) == [30, 41]
-    assert rows_read("abordage", count_limit=41) == [0, 30, 41]
+        def rows(line: str) -> int:
+            return int(re.search(r"actual rows=(\d+)", line)[1])
+
+        # A scan of the whole search is one of the games with the text's condition on its next line.
+        return (
+            sorted(rows(line) for line in plan if "Scan using catalogue_search_posting_order" in line),
+            sorted(
+                rows(line)
+                for line, following in zip(plan, plan[1:], strict=False)
+                if re.search(r"(Seq|Bitmap Heap) Scan on catalogue_game", line)
+                and "search_vector @@" in following
+            ),
+        )
+
+    # A page of 20 and a count up to 21, from the postings alone: the whole search is neither ranked
+    # nor counted (the ELSE of views.one_word_page never runs).
+    assert rows_read("pirates") == ([20, 21], [])
+    assert rows_read("abordage") == ([20, 21], [])
+    # Counting up to 41: the 30 postings of `pirates` do not hold the answer, the whole search does
+    # (60 matches), up to 41; the page still comes from the postings.
+    assert rows_read("pirates", count_limit=41) == ([20, 30], [41])
+    # Page 2 (games 21 to 40): past the 30 postings, the whole search is ranked, every match.
+    assert rows_read("pirates", top=40, count_limit=41) == ([30, 30], [41, 60])
+    # With another condition: the page still from the postings, each one's game checked in turn;
+    # the count from the whole search (30 games for 3 players, counted up to 21).
+    assert rows_read("pirates", players=3) == ([20], [21])
+    # For 5 players, 15 postings pass, too few for a page: the whole search is ranked (and counted).
+    assert rows_read("pirates", players=5) == ([30], [15, 15])
     games = Game.objects.search("pirates").sorted_by("pertinence")
     # Two words, or a word PostgreSQL may split (a hyphen, another script), rank every match.
     for text in ("pirates zeste", "chat-perché", "x²"):
         assert views.one_word_page(Game.objects.search(text).sorted_by("pertinence"), 0, 20) is None
     assert views.one_word_page(games.order_by("title"), 0, 20) is None
+
+
+# The postings as migration 0013 computes them from the games' search documents.
+POSTINGS_FROM_DOCUMENTS = """
+    SELECT u.lexeme, ts_rank(g.search_vector, quote_literal(u.lexeme)::tsquery), g.title, g.id
+      FROM catalogue_game g, unnest(g.search_vector) AS u
+     WHERE u.weights && '{A,B,C}'::text[]
+     ORDER BY 1, 4
+"""
+
+
+@pytest.mark.postgresql
+def test_the_postings_follow_every_change_of_the_catalogue(client, db):
+    for number in range(25):
+        make_game(f"Dragons {number:02d}", summary="Des dragons." * (number % 2))
+    renamed = make_game("Le Grand Voyage")
+    make_game("Mystère", authors=("Anne Dupont",))
+    tagged = make_game("Galion", tags=("pirates",))
+    gone = make_game("Dragons 99")
+    raised = Game.objects.get(title="Dragons 04")
+    # A title, an author's name, a tag, a summary change; a game deleted.
+    renamed.title = "Dragons, dragons et dragons"
+    renamed.save()
+    Author.objects.filter(name="Anne Dupont").update(name="Dragons Dupont")
+    tagged.tags.add(make_game("Autre", tags=("dragons",)).tags.get())
+    raised.summary = "Des dragons, encore des dragons et toujours des dragons."
+    raised.save()
+    gone.delete()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT lexeme, rank, title, game_id FROM catalogue_search_posting ORDER BY 1, 4")
+        postings = cursor.fetchall()
+        cursor.execute(POSTINGS_FROM_DOCUMENTS)
+        assert postings == cursor.fetchall()
+    assert ("dragon", "Mystère") in {(lexeme, title) for lexeme, _, title, _ in postings}
+    assert ("dragon", "Galion") in {(lexeme, title) for lexeme, _, title, _ in postings}
+    # The first page, from the postings, is the whole search's: the renamed game first, the summary's
+    # three words lifting « Dragons 04 » above the other titles, « Dragons 99 » gone.
+    expected = list(Game.objects.search("dragons").sorted_by("pertinence").values_list("title", flat=True))
+    assert expected[:2] == ["Dragons, dragons et dragons", "Dragons 04"] and "Dragons 99" not in expected
+    assert titles_of(client.get(GAMES, {"q": "dragons"}).json()) == expected[:20]
 
 
 @pytest.mark.postgresql
