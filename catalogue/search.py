@@ -1,7 +1,7 @@
 """Searching the catalogue: the free-text query, ranking, availability counts, popularity and facets.
 
 On PostgreSQL the database keeps the search machinery up to date itself, whatever writes the games
-(the trigger of migration `0003_search_triggers_and_lexicon`):
+(the triggers of migrations `0003_search_triggers_and_lexicon` and `0013_search_postings`):
 
 - `Game.search_vector`: a weighted tsvector in the `french_unaccent` configuration (the French
   stemmer after `unaccent`): title (A), authors and publishers (B), tags (C), summary (D);
@@ -10,9 +10,9 @@ On PostgreSQL the database keeps the search machinery up to date itself, whateve
 - `catalogue_game.tag_ids`: a database-only array of the game's tag ids for the tag facets, in the
   covering index `catalogue_game_family_idx` with the family filters (ages, players, duration), and
   GIN-indexed for the tag filter (`catalogue_game_tag_ids_gin`, same migration).
-- GIN indexes on the title's own document and on the search document's title, names and tags
-  (`ts_filter(search_vector, '{a,b,c}')`), migrations 0011 and 0012: a search of one word ranks the
-  games of the first tier that fills its page, not every match (`catalogue.views.one_word_page()`).
+- `catalogue_search_posting` (migration 0013): each word of a game's title, names and tags (A, B,
+  C) with the game's rank for it and its title, B-tree-indexed in the order of the search: a search
+  of one word reads its page there, not every match (`catalogue.views.one_word_page()`).
 
 On SQLite (a newcomer's first run) the text query falls back to `icontains`, without typo tolerance.
 """

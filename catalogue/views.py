@@ -218,7 +218,7 @@ class GamePaginator(Paginator):
 
         Sorting whole rows (with their category) costs ~2 ms more than sorting ids when a text search
         ranks 10,000 matches: the page's 20 games are found by id first, then read whole, in that order.
-        A search of one word ranks its best tier of matches first (one_word_page()).
+        A search of one word reads its first pages from its postings (one_word_page()).
 
         A text search with `disponible` (`ranked_candidates`: the same search without that condition,
         in the same order), asked as one query, made PostgreSQL check every match for an available copy
