@@ -22,7 +22,7 @@ import re
 from django.contrib.postgres.expressions import ArraySubquery
 from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.lookups import DataContains
-from django.contrib.postgres.search import SearchQuery, SearchRank
+from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVectorExact
 from django.core.exceptions import EmptyResultSet
 from django.db import connections, models
 from django.db.models import DEFERRED, Count, Exists, ExpressionWrapper, F, OuterRef, Q, Subquery, Value
@@ -96,6 +96,32 @@ class TagIds(models.Expression):
     def as_sql(self, compiler, connection):
         alias = compiler.query.get_initial_alias()
         return f"{compiler.quote_name(alias)}.{connection.ops.quote_name('tag_ids')}", []
+
+
+# A word's postings (migration 0013), best first: the games with the word in their title, names or
+# tags, in the order a search of that one word sorts them. Parameters: the configuration, the word.
+POSTINGS_SQL = (
+    "SELECT game_id, rank, title FROM catalogue_search_posting "
+    "WHERE lexeme = (SELECT tsvector_to_array(to_tsvector(%s::regconfig, %s)))[1] "
+    "ORDER BY rank DESC, title, game_id"
+)
+
+
+def one_word(games: models.QuerySet) -> tuple[str, models.QuerySet] | None:
+    """For a search of one word (`GameQuerySet.search()`), the word and the same games without the
+    text's condition: the search's other conditions (ages, time, category…). None for another search."""
+    if "one_word" not in games.query.annotations:
+        return None
+    others = games.order_by()
+    others.query.where.children = [
+        child
+        for child in others.query.where.children
+        if not (
+            isinstance(child, SearchVectorExact)
+            and getattr(child.lhs, "target", None) is games.model.search_vector.field
+        )
+    ]
+    return games.query.annotations["one_word"].value, others
 
 
 def _count(queryset: models.QuerySet) -> Coalesce:
@@ -411,7 +437,8 @@ class GameSearchMixin:
         "name", "count"}…]}`, most frequent first (only the FACET_TAGS most frequent tags). On PostgreSQL
         one query reads the games once (from the covering index when there is no text query) for the
         three counts, and stops after EXACT_COUNT_LIMIT games: past it, `count_exact` is false, `count`
-        is the limit, and the categories and tags are counted among the games read.
+        is the limit, and the categories and tags are counted among the games read (for a word alone,
+        its best ranked).
         """
         from .models import Tag
 
@@ -423,8 +450,25 @@ class GameSearchMixin:
                 sql, params = columns.query.sql_with_params()
             except EmptyResultSet:  # e.g. an ESAR group without any category yet
                 return {"count": 0, "count_exact": True, "categories": [], "tags": []}
+            prefix, params = "", list(params)
+            word = one_word(games)
+            if word is not None and not word[1].query.where.children:
+                # A word alone: when its postings hold more games than the limit, the games read are
+                # its best ranked, from the postings' index, instead of as many matches read from the
+                # text's index, which lists them all first (96,000 for `pirates` at 1,000,000 games).
+                prefix = (
+                    f"WITH best AS MATERIALIZED (SELECT g.category_id, g.tag_ids FROM ({POSTINGS_SQL} LIMIT %s) "
+                    "AS p JOIN catalogue_game g ON g.id = p.game_id) "
+                )
+                sql = (
+                    "SELECT * FROM best WHERE (SELECT count(*) FROM best) > %s UNION ALL "
+                    f"SELECT * FROM ({sql}) AS whole WHERE (SELECT count(*) FROM best) <= %s"
+                )
+                limit = EXACT_COUNT_LIMIT
+                params = [SEARCH_CONFIG, word[0], limit + 1, limit, *params, limit]
+            sql = prefix + FACETS_SQL.format(games=sql)
             with connections[self.db].cursor() as cursor:
-                cursor.execute(FACETS_SQL.format(games=sql), params)
+                cursor.execute(sql, params)
                 rows = cursor.fetchall()
             # Every game has exactly one category key, NULL included.
             count = sum(n for key, n, *_ in rows if key is None or key < 0)

@@ -4,7 +4,6 @@ import functools
 from collections.abc import Callable
 from urllib.parse import urlencode
 
-from django.contrib.postgres.search import SearchVectorExact
 from django.core.exceptions import EmptyResultSet
 from django.core.paginator import Paginator
 from django.db import OperationalError, connections
@@ -39,9 +38,11 @@ from .search import (
     EXACT_COUNT_LIMIT,
     FITS_FIRST,
     FITS_FIRST_RANKED,
+    POSTINGS_SQL,
     RANKED,
     SEARCH_CONFIG,
     notice_copies,
+    one_word,
     prefetched,
 )
 from .serializers import CopyWithGameSerializer, FacetsSerializer, GameDetailSerializer, GameSerializer
@@ -124,30 +125,16 @@ def one_word_page(
     among the games for everyone.
     """
     order = tuple(games.query.order_by)
-    if "one_word" not in games.query.annotations or order not in (RANKED, FITS_FIRST_RANKED):
+    word = one_word(games)
+    if word is None or order not in (RANKED, FITS_FIRST_RANKED):
         return None
-    word = games.query.annotations["one_word"].value
+    word, others = word
     # A table's search: its games for everyone first (`fits_everyone`), the same way among them.
     fits = order == FITS_FIRST_RANKED
-    # The search's other conditions (ages, time, category…), without the text, which the postings are.
-    others = games.order_by()
-    others.query.where.children = [
-        child
-        for child in others.query.where.children
-        if not (
-            isinstance(child, SearchVectorExact)
-            and getattr(child.lhs, "target", None) is Game.search_vector.field
-        )
-    ]
     others_sql, others_params = _sql(_ids(others, *(["fits_everyone"] if fits else [])))
     # The word's postings, best first, as far as the page looks for its games among them.
-    postings = (
-        "SELECT game_id, rank, title FROM catalogue_search_posting "
-        "WHERE lexeme = (SELECT tsvector_to_array(to_tsvector(%s::regconfig, %s)))[1] "
-        "ORDER BY rank DESC, title, game_id"
-    )
     sql = (
-        f"WITH best AS MATERIALIZED (SELECT p.game_id AS pk, p.rank, p.title FROM ({postings} LIMIT %s) AS p "
+        f"WITH best AS MATERIALIZED (SELECT p.game_id AS pk, p.rank, p.title FROM ({POSTINGS_SQL} LIMIT %s) AS p "
         f"JOIN ({others_sql}) AS g ON g.pk = p.game_id {'WHERE g.fits_everyone' if fits else ''} "
         "ORDER BY p.rank DESC, p.title, p.game_id LIMIT %s) "
     )
@@ -163,7 +150,7 @@ def one_word_page(
         # to know whether it passes: the whole search's count, up to the limit, costs less.
         if count_limit is not None and not others.query.where.children:
             count_sql = (
-                f"CASE WHEN (SELECT count(*) FROM ({postings} LIMIT %s) AS known) >= %s THEN %s "
+                f"CASE WHEN (SELECT count(*) FROM ({POSTINGS_SQL} LIMIT %s) AS known) >= %s THEN %s "
                 f"ELSE {count_sql} END"
             )
             params += [SEARCH_CONFIG, word, count_limit, count_limit, count_limit]

@@ -1,5 +1,6 @@
 """The read-only catalogue API: /api/games/ (the family search), a game, a copy by barcode, facets."""
 
+import itertools
 import re
 from io import StringIO
 
@@ -15,7 +16,7 @@ from rest_framework.serializers import ModelSerializer
 
 from catalogue import search, serializers, views
 from catalogue.models import Author, Authorship, Copy, Game, Language, Publisher
-from tests.search_helpers import add_games, family_catalogue, make_copy, make_game, titles
+from tests.search_helpers import add_games, category, family_catalogue, make_copy, make_game, titles
 
 GAMES = "/api/games/"
 
@@ -281,50 +282,45 @@ def test_a_one_word_search_at_a_table_pages_the_games_for_everyone_by_rank_first
 @pytest.mark.postgresql
 def test_a_one_word_search_reads_its_page_and_count_from_the_postings_not_every_match(db):
     # 30 games with `pirates` in their title, 30 with `abordage` as a tag, 30 with both words in their
-    # summary only.
     # summary only. Half the pirates' games are for 2 to 4 players, the others for 2 to 6.
     for number in range(30):
         make_game(f"Pirates {number:02d}", players_min=2, players_max=4 + 2 * (number % 2))
         make_game(f"Galion {number:02d}", tags=("abordage",))
         make_game(f"Zeste {number:02d}", summary="pirates abordage")
 
-    def rows_read(word: str, top=20, count_limit=21, players=None) -> tuple[list[int], list[int]]:
-        """The rows given by the scans that ran: of the postings' index, and of the whole search."""
+    def whole_search_read(word: str, top=20, count_limit=21, players=None) -> list[int]:
+        """The rows given by each scan of the whole search (the games with the text's condition) that
+        ran, whatever scan PostgreSQL chose."""
         games = Game.objects.search(word)
         games = (games.for_players(players) if players else games).sorted_by("pertinence")
         sql, params = views.one_word_page(games, top - 20, top, games.order_by().values("pk")[:count_limit])
         with connection.cursor() as cursor:
             cursor.execute(f"EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) {sql}", params)
-            plan = [row[0] for row in cursor.fetchall() if "never executed" not in row[0]]
-
-        def rows(line: str) -> int:
-            return int(re.search(r"actual rows=(\d+)", line)[1])
-
-        # A scan of the whole search is one of the games with the text's condition on its next line.
-        return (
-            sorted(rows(line) for line in plan if "Scan using catalogue_search_posting_order" in line),
-            sorted(
-                rows(line)
-                for line, following in zip(plan, plan[1:], strict=False)
-                if re.search(r"(Seq|Bitmap Heap) Scan on catalogue_game", line)
-                and "search_vector @@" in following
-            ),
-        )
+            plan = [row[0] for row in cursor.fetchall()]
+        assert any(re.search(r"Scan .*on catalogue_search_posting", line) for line in plan)
+        rows = []
+        for number, line in enumerate(plan):
+            if not re.search(r"Scan .*on catalogue_game\b", line) or "never executed" in line:
+                continue
+            details = itertools.takewhile(lambda detail: "->" not in detail, plan[number + 1 :])
+            if any("search_vector @@" in detail for detail in details):
+                rows.append(int(re.search(r"actual rows=(\d+)", line)[1]))
+        return sorted(rows)
 
     # A page of 20 and a count up to 21, from the postings alone: the whole search is neither ranked
     # nor counted (the ELSE of views.one_word_page never runs).
-    assert rows_read("pirates") == ([20, 21], [])
-    assert rows_read("abordage") == ([20, 21], [])
+    assert whole_search_read("pirates") == []
+    assert whole_search_read("abordage") == []
     # Counting up to 41: the 30 postings of `pirates` do not hold the answer, the whole search does
     # (60 matches), up to 41; the page still comes from the postings.
-    assert rows_read("pirates", count_limit=41) == ([20, 30], [41])
+    assert whole_search_read("pirates", count_limit=41) == [41]
     # Page 2 (games 21 to 40): past the 30 postings, the whole search is ranked, every match.
-    assert rows_read("pirates", top=40, count_limit=41) == ([30, 30], [41, 60])
+    assert whole_search_read("pirates", top=40, count_limit=41) == [41, 60]
     # With another condition: the page still from the postings, each one's game checked in turn;
     # the count from the whole search (30 games for 3 players, counted up to 21).
-    assert rows_read("pirates", players=3) == ([20], [21])
+    assert whole_search_read("pirates", players=3) == [21]
     # For 5 players, 15 postings pass, too few for a page: the whole search is ranked (and counted).
-    assert rows_read("pirates", players=5) == ([30], [15, 15])
+    assert whole_search_read("pirates", players=5) == [15, 15]
     games = Game.objects.search("pirates").sorted_by("pertinence")
     # Two words, or a word PostgreSQL may split (a hyphen, another script), rank every match.
     for text in ("pirates zeste", "chat-perché", "x²"):
@@ -485,6 +481,36 @@ def test_the_facets_of_a_broad_search_stop_at_the_limit_and_count_the_games_read
     # A narrower search is counted exactly.
     narrow = client.get(f"{GAMES}facets/", {"q": "partie 007"}).json()
     assert (narrow["count"], narrow["count_exact"]) == (1, True)
+
+
+@pytest.mark.postgresql
+def test_the_facets_of_a_broad_word_are_those_of_its_best_ranked_games(client, db, monkeypatch):
+    # A limit of 30 here. 40 games with `pirates` only in their summary, written first (the text's
+    # index gives them first), then 40 with it in their title: past the limit, the games counted are
+    # the 31 best ranked, all titles, read from the word's postings.
+    monkeypatch.setattr(search, "EXACT_COUNT_LIMIT", 30)
+    summaries, titles = category("A 409", "jeu d'ambiance"), category("A 406", "jeu de stratégie")
+    for number in range(40):
+        make_game(f"Zeste {number:02d}", summary="Une île de pirates.", category=summaries)
+    for number in range(40):
+        make_game(f"Pirates {number:02d}", category=titles, tags=("abordage",))
+    facets = client.get(f"{GAMES}facets/", {"q": "pirates"}).json()
+    assert (facets["count"], facets["count_exact"]) == (30, False)
+    assert facets["categories"] == [{"code": "A 406", "label": "jeu de stratégie", "count": 31}]
+    assert facets["tags"] == [{"slug": "abordage", "name": "abordage", "count": 31}]
+    # Fewer postings than the limit: the whole search is read, summaries included, and counted exactly.
+    monkeypatch.setattr(search, "EXACT_COUNT_LIMIT", 100)
+    facets = client.get(f"{GAMES}facets/", {"q": "pirates"}).json()
+    assert (facets["count"], facets["count_exact"]) == (80, True)
+    assert [(facet["code"], facet["count"]) for facet in facets["categories"]] == [
+        ("A 406", 40),
+        ("A 409", 40),
+    ]
+    # With another condition, the whole search too (the postings would be read one game at a time).
+    monkeypatch.setattr(search, "EXACT_COUNT_LIMIT", 30)
+    facets = client.get(f"{GAMES}facets/", {"q": "pirates", "categorie": "A 409"}).json()
+    assert (facets["count"], facets["count_exact"]) == (30, False)
+    assert facets["categories"] == [{"code": "A 409", "label": "jeu d'ambiance", "count": 31}]
 
 
 def test_the_api_is_read_only_for_everyone(client, catalogue, staff_user):
