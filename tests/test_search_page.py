@@ -7,6 +7,8 @@ import pytest
 from django.urls import reverse
 
 from catalogue import search, views
+from catalogue.models import Game
+from catalogue.templatetags.games import game_result
 from tests.conftest import text_of
 from tests.search_helpers import add_games, category, family_catalogue, make_copy, make_game
 
@@ -97,6 +99,17 @@ def test_a_result_says_what_is_not_catalogued_and_on_how_many_other_sites_a_copy
     ) in english
     page = text_of(client.get(game.get_absolute_url()))
     assert "Durée moyenne non précisée" in page
+
+
+def test_a_result_read_without_anyones_age_has_no_age_flag(catalogue):
+    # A first run's SQLite search reads its results without `fits_everyone` when no ages are given
+    # (GamePaginator.read): the result shows, without « conçu pour … ».
+    game = Game.objects.for_result_list().get(title="La chasse aux monstres")
+    assert not hasattr(game, "fits_everyone")
+    html = game_result(game)
+    assert "La chasse aux monstres" in html and "age-flag" not in html
+    game.fits_everyone = False  # a table with someone older than the game's 7 years
+    assert '<p class="age-flag">conçu pour' in game_result(game)
 
 
 def test_results_speak_english_with_english_plurals(client, catalogue):

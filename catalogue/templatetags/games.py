@@ -230,7 +230,9 @@ def game_result(game) -> str:
     else:
         picture = box_placeholder(game, 80)
     flag = ""
-    if game.fits_everyone is False:
+    # `fits_everyone` is False for a game made for younger players than the oldest at the table; None,
+    # or not annotated at all (a first run's SQLite search without ages), when nobody's age is known.
+    if getattr(game, "fits_everyone", None) is False:
         flag = format_html('    <p class="age-flag">{}</p>\n', designed_for(game))
     return format_html(
         RESULT,
