@@ -457,12 +457,11 @@ class GameSearchMixin:
                 # A word alone: when its postings hold more games than the limit, the games read are
                 # its best ranked, from the postings' index, instead of as many matches read from the
                 # text's index, which lists them all first (96,000 for `pirates` at 1,000,000 games).
-                prefix = (
-                    f"WITH best AS MATERIALIZED (SELECT g.category_id, g.tag_ids FROM ({POSTINGS_SQL} LIMIT %s) "
-                    "AS p JOIN catalogue_game g ON g.id = p.game_id) "
-                )
+                # Which one is told by the postings alone, from the index: the games are read once.
+                prefix = f"WITH best AS MATERIALIZED ({POSTINGS_SQL} LIMIT %s) "
                 sql = (
-                    "SELECT * FROM best WHERE (SELECT count(*) FROM best) > %s UNION ALL "
+                    "SELECT g.category_id, g.tag_ids FROM best JOIN catalogue_game g ON g.id = best.game_id "
+                    "WHERE (SELECT count(*) FROM best) > %s UNION ALL "
                     f"SELECT * FROM ({sql}) AS whole WHERE (SELECT count(*) FROM best) <= %s"
                 )
                 limit = EXACT_COUNT_LIMIT
