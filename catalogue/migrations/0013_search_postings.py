@@ -3,7 +3,7 @@ search document), the game's rank for that word and its title, in one B-tree ind
 one-word search shows its games (`catalogue.views.one_word_page()`).
 
 A search of one word used to rank every game with the word in its title, names or tags to find its
-first page (2,058 games for `pirates` at 100,000 games, ~20,000 at 1,000,000): the page now comes
+first page (6,569 games for `pirates` at 100,000 games, 65,801 at 1,000,000): the page now comes
 from the first entries of the index, whatever the size of the catalogue. The rank is the one the
 search computes, `ts_rank(search_vector, query)` with PostgreSQL's default weights, stored as the
 same `real`, so the order is the same.
