@@ -129,6 +129,17 @@ def test_available_at_a_site_needs_the_available_copy_to_be_on_that_site(catalog
     ]
 
 
+def test_available_now_checks_each_games_own_copies_inside_another_query(catalogue):
+    # The condition's SQL is compiled once per process (AvailableCopy) and takes the game's id from
+    # the query it sits in, whatever that query calls the games' table: here the inner query of the
+    # copies of the games available now.
+    available = Game.objects.with_copies(available=True).values("pk")
+    games = set(Copy.objects.filter(game__in=available).values_list("game", flat=True))
+    titles = Game.objects.filter(pk__in=games).order_by("title").values_list("title", flat=True)
+    assert list(titles) == search("disponible=oui")
+    assert len(search("disponible=oui")) < Game.objects.count()
+
+
 def test_two_searches_made_together_each_keep_their_own_criteria(catalogue):
     # A search's filters call its own methods, which read its own criteria: they are copied for each
     # search (GameFilter.__init__), never shared with the search made just after it.
