@@ -532,8 +532,13 @@ class AvailableCopy(models.Expression):
 
     def as_sql(self, compiler, connection):
         game_sql, game_params = compiler.compile(self.game)
-        before, params, after = _available_copy_sql(connection.alias, self.location, self.players)
-        return f"({before}{game_sql}{after})", [*params, *game_params]
+        sql, params = self.sql_for(connection.alias, game_sql)
+        return sql, [*params, *game_params]
+
+    def sql_for(self, alias: str, game_sql: str) -> tuple[str, list]:
+        """The subquery's SQL and parameters on database `alias`, for the game id `game_sql`."""
+        before, params, after = _available_copy_sql(alias, self.location, self.players)
+        return f"({before}{game_sql}{after})", params
 
 
 # Where the game's id goes in _available_copy_sql(): a raw SQL text no compiled query holds otherwise.

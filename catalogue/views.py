@@ -9,6 +9,7 @@ from django.core.paginator import Paginator
 from django.db import OperationalError, connections
 from django.db.models import QuerySet
 from django.db.models.expressions import RawSQL
+from django.db.models.lookups import IsNull
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import formats
@@ -41,6 +42,7 @@ from .search import (
     POSTINGS_SQL,
     RANKED,
     SEARCH_CONFIG,
+    AvailableCopy,
     notice_copies,
     one_word,
     prefetched,
@@ -142,19 +144,8 @@ def one_word_page(
     if counted is None:
         count_sql = "NULL"
     else:
-        count_limit = counted.query.high_mark
-        full_count_sql, full_count_params = _sql(counted)
-        count_sql = f"(SELECT count(*) FROM ({full_count_sql}) AS counted)"
-        # Without other conditions, the word's postings are its games with the word in their title,
-        # names or tags, counted from the index alone. With them, each posting's game would be read
-        # to know whether it passes: the whole search's count, up to the limit, costs less.
-        if count_limit is not None and not others.query.where.children:
-            count_sql = (
-                f"CASE WHEN (SELECT count(*) FROM ({POSTINGS_SQL} LIMIT %s) AS known) >= %s THEN %s "
-                f"ELSE {count_sql} END"
-            )
-            params += [SEARCH_CONFIG, word, count_limit, count_limit, count_limit]
-        params += full_count_params
+        count_sql, count_params = count_statement(games, counted)
+        params += count_params
     full_sql, full_params = _sql(_ids(games[bottom:top]))
     sql += (
         f"SELECT {count_sql}, CASE WHEN (SELECT count(*) FROM best) >= %s "
@@ -162,6 +153,45 @@ def one_word_page(
     )
     params += [top, bottom, *full_params]
     return sql, params
+
+
+def count_statement(games: QuerySet, counted: QuerySet) -> tuple[str, list]:
+    """The SQL of the count of `counted`, the ids of `games` up to a limit, as a scalar expression.
+
+    For a search of one word without other conditions but `disponible`, when its postings (see
+    one_word_page()) hold at least the limit's number of games that pass, that number is the count's
+    answer: they are all among the search's games. Read from the postings' index, a game's id is
+    enough to check it (without the text's condition, the game's row is not read): `pirates` with
+    `disponible` checks ~1,300 of its postings for a copy on the shelf instead of building the bitmap of
+    its 9,552 matches and reading their rows (9,552 at 100,000 games, 96,000 at 1,000,000). Only a word
+    with at least POSTINGS_READ postings is counted so, which half of its games on the shelf take to
+    the limit: with fewer (`ile`, 1,051 postings), three in four on the shelf fall short of it, and
+    the checks would be spent for nothing. Those words, a word whose first postings hold too few games
+    on the shelf, and every other search are counted whole: the ELSE of a CASE, run only when reached.
+    """
+    full_sql, full_params = _sql(counted)
+    sql = f"(SELECT count(*) FROM ({full_sql}) AS counted)"
+    limit, word = counted.query.high_mark, one_word(games)
+    if limit is None or word is None:
+        return sql, full_params
+    word, others = word
+    match others.query.where.children:
+        case []:  # each posting is a game of the search
+            reached = f"(SELECT count(*) FROM ({POSTINGS_SQL} LIMIT %s) AS known) >= %s"
+            reached_params = [SEARCH_CONFIG, word, limit, limit]
+        case [IsNull(lhs=AvailableCopy() as available, rhs=False)] if limit <= POSTINGS_READ:
+            # Those with a copy on the shelf among its first POSTINGS_READ postings, when it has as many.
+            passing, passing_params = available.sql_for(counted.db, "known.game_id")
+            reached = (
+                f"(CASE WHEN (SELECT count(*) FROM ({POSTINGS_SQL} LIMIT %s) AS known) >= %s "
+                f"THEN (SELECT count(*) FROM (SELECT 1 FROM ({POSTINGS_SQL} LIMIT %s) AS known "
+                f"WHERE {passing} IS NOT NULL LIMIT %s) AS passing) END) >= %s"
+            )
+            reached_params = [SEARCH_CONFIG, word, POSTINGS_READ, POSTINGS_READ]
+            reached_params += [SEARCH_CONFIG, word, POSTINGS_READ, *passing_params, limit, limit]
+        case _:
+            return sql, full_params
+    return f"CASE WHEN {reached} THEN %s ELSE {sql} END", [*reached_params, limit, *full_params]
 
 
 def _unnested(statement: tuple[str, list] | None) -> tuple[str, list] | None:
@@ -302,12 +332,9 @@ class LimitedCountPaginator(GamePaginator):
             if getattr(self.object_list, "ranked_candidates", None) is None:  # see first_ids()
                 both = one_word_page(self.object_list, bottom, bottom + self.per_page, counted)
             if both is None:
-                counted_sql, counted_params = _sql(counted)
+                counted_sql, counted_params = count_statement(self.object_list, counted)
                 ids_sql, ids_params = self.first_ids(self.asked)
-                both = (
-                    f"SELECT (SELECT COUNT(*) FROM ({counted_sql}) AS counted), ARRAY({ids_sql})",
-                    counted_params + ids_params,
-                )
+                both = (f"SELECT {counted_sql}, ARRAY({ids_sql})", counted_params + ids_params)
         except EmptyResultSet:  # e.g. an ESAR group without any category yet
             return counted.count()
         with connections[counted.db].cursor() as cursor:

@@ -16,7 +16,7 @@ from rest_framework.serializers import ModelSerializer
 
 from catalogue import search, serializers, views
 from catalogue.models import Author, Authorship, Copy, Game, Language, Publisher
-from tests.search_helpers import add_games, category, family_catalogue, make_copy, make_game, titles
+from tests.search_helpers import add_games, category, family_catalogue, lend, make_copy, make_game, titles
 
 GAMES = "/api/games/"
 
@@ -280,6 +280,23 @@ def test_a_one_word_search_at_a_table_pages_the_games_for_everyone_by_rank_first
 
 
 @pytest.mark.postgresql
+def whole_search_scans(sql: str, params: list) -> list[int]:
+    """The rows given by each scan of the whole search (the games with the text's condition) that ran
+    in this statement, whatever scan PostgreSQL chose; it reads the search's postings."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) {sql}", params)
+        plan = [row[0] for row in cursor.fetchall()]
+    assert any(re.search(r"Scan .*on catalogue_search_posting", line) for line in plan)
+    rows = []
+    for number, line in enumerate(plan):
+        if not re.search(r"Scan .*on catalogue_game\b", line) or "never executed" in line:
+            continue
+        details = itertools.takewhile(lambda detail: "->" not in detail, plan[number + 1 :])
+        if any("search_vector @@" in detail for detail in details):
+            rows.append(int(re.search(r"actual rows=(\d+)", line)[1]))
+    return sorted(rows)
+
+
 def test_a_one_word_search_reads_its_page_and_count_from_the_postings_not_every_match(db):
     # 30 games with `pirates` in their title, 30 with `abordage` as a tag, 30 with both words in their
     # summary only. Half the pirates' games are for 2 to 4 players, the others for 2 to 6.
@@ -294,18 +311,7 @@ def test_a_one_word_search_reads_its_page_and_count_from_the_postings_not_every_
         games = Game.objects.search(word)
         games = (games.for_players(players) if players else games).sorted_by("pertinence")
         sql, params = views.one_word_page(games, top - 20, top, games.order_by().values("pk")[:count_limit])
-        with connection.cursor() as cursor:
-            cursor.execute(f"EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) {sql}", params)
-            plan = [row[0] for row in cursor.fetchall()]
-        assert any(re.search(r"Scan .*on catalogue_search_posting", line) for line in plan)
-        rows = []
-        for number, line in enumerate(plan):
-            if not re.search(r"Scan .*on catalogue_game\b", line) or "never executed" in line:
-                continue
-            details = itertools.takewhile(lambda detail: "->" not in detail, plan[number + 1 :])
-            if any("search_vector @@" in detail for detail in details):
-                rows.append(int(re.search(r"actual rows=(\d+)", line)[1]))
-        return sorted(rows)
+        return whole_search_scans(sql, params)
 
     # A page of 20 and a count up to 21, from the postings alone: the whole search is neither ranked
     # nor counted (the ELSE of views.one_word_page never runs).
@@ -379,6 +385,39 @@ def test_a_text_search_of_available_games_finds_them_behind_many_matches_on_loan
     answer = client.get(GAMES, {"q": "corsaires", "disponible": "oui"}).json()
     assert answer["count"] == 10
     assert titles_of(answer) == [f"Zoé {number}" for number in range(10)]
+
+
+def test_a_word_with_many_games_on_the_shelf_counts_them_from_its_postings(client, db, monkeypatch):
+    # The count's limit is 1,000 and views.POSTINGS_READ 2,000 at full scale; here the limit is the
+    # first page's 20 games (the count goes to 21) and the postings read 30.
+    monkeypatch.setattr(views, "EXACT_COUNT_LIMIT", 10)
+    monkeypatch.setattr(views, "POSTINGS_READ", 30)
+    # 36 games with `corsaires` in their title (its postings, best ranked: by title), 4 with the word
+    # in their summary only; one copy each, all on the shelf.
+    titled = [make_game(f"Corsaires {number:02d}") for number in range(36)]
+    copies = [make_copy(game, f"8{number:04d}") for number, game in enumerate(titled)]
+    for number in range(4):
+        make_copy(make_game(f"Zeste {number}", summary="Des corsaires."), f"7{number:04d}")
+
+    def count() -> tuple[int, bool, list[int]]:
+        """The API's count of the games on the shelf, and the rows of the whole search it read."""
+        answer = client.get(GAMES, {"q": "corsaires", "disponible": "oui"}).json()
+        games = Game.objects.search("corsaires").with_copies(available=True)
+        sql, params = views.count_statement(games, games.order_by().values("pk")[:21])
+        return answer["count"], answer["count_exact"], whole_search_scans(f"SELECT {sql}", params)
+
+    # 21 on the shelf among the first 30 postings: more than 20 games, the search itself not read.
+    assert count() == (20, False, [])
+    # 26 of the titles out on loan: the postings fall short, the whole search is counted, summaries
+    # included (10 titles and 4 summaries on the shelf).
+    for copy in copies[:26]:
+        lend(copy)
+    assert count() == (14, True, [14])
+    # A word with fewer postings than are read (36 < 40) is counted whole.
+    monkeypatch.setattr(views, "POSTINGS_READ", 40)
+    for number, game in enumerate(titled[:26]):  # a second copy of each, on the shelf
+        make_copy(game, f"6{number:04d}")
+    assert count() == (20, False, [21])
 
 
 def test_bad_filter_values_answer_400_with_a_french_message_per_field(client, catalogue):
