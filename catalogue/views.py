@@ -158,16 +158,16 @@ def one_word_page(
 def count_statement(games: QuerySet, counted: QuerySet) -> tuple[str, list]:
     """The SQL of the count of `counted`, the ids of `games` up to a limit, as a scalar expression.
 
-    For a search of one word without other conditions but `disponible`, when its postings (see
-    one_word_page()) hold at least the limit's number of games that pass, that number is the count's
-    answer: they are all among the search's games. Read from the postings' index, a game's id is
-    enough to check it (without the text's condition, the game's row is not read): `pirates` with
-    `disponible` checks ~1,300 of its postings for a copy on the shelf instead of building the bitmap of
-    its 9,552 matches and reading their rows (9,552 at 100,000 games, 96,000 at 1,000,000). Only a word
-    with at least POSTINGS_READ postings is counted so, which half of its games on the shelf take to
-    the limit: with fewer (`ile`, 1,051 postings), three in four on the shelf fall short of it, and
-    the checks would be spent for nothing. Those words, a word whose first postings hold too few games
-    on the shelf, and every other search are counted whole: the ELSE of a CASE, run only when reached.
+    A search of one word has at least as many games as its postings (see one_word_page()): without
+    other conditions, when it has `limit` postings, `limit` is the count's answer, read from the index
+    alone. With `disponible` as its only other condition, a posting's game id is enough to look for a
+    copy on the shelf, without reading the game's row: `pirates` checks ~1,300 of its postings instead
+    of building the bitmap of its 9,552 matches and reading their rows (96,000 at 1,000,000 games). Only
+    a word with at least POSTINGS_READ postings is counted so (half of them on the shelf reach the
+    limit): with fewer (`ile`, 1,051), three in four on the shelf would fall short, the checks spent for
+    nothing. Other conditions are on the game's row, which each posting would read: the whole search's
+    count, up to the limit, costs less. Whatever the postings do not answer is counted whole: the ELSE
+    of a CASE, run only when reached.
     """
     full_sql, full_params = _sql(counted)
     sql = f"(SELECT count(*) FROM ({full_sql}) AS counted)"
