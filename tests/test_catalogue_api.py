@@ -279,7 +279,6 @@ def test_a_one_word_search_at_a_table_pages_the_games_for_everyone_by_rank_first
     assert pages == [expected[:20], expected[20:40], expected[40:]]
 
 
-@pytest.mark.postgresql
 def whole_search_scans(sql: str, params: list) -> list[int]:
     """The rows given by each scan of the whole search (the games with the text's condition) that ran
     in this statement, whatever scan PostgreSQL chose; it reads the search's postings."""
@@ -297,6 +296,7 @@ def whole_search_scans(sql: str, params: list) -> list[int]:
     return sorted(rows)
 
 
+@pytest.mark.postgresql
 def test_a_one_word_search_reads_its_page_and_count_from_the_postings_not_every_match(db):
     # 30 games with `pirates` in their title, 30 with `abordage` as a tag, 30 with both words in their
     # summary only. Half the pirates' games are for 2 to 4 players, the others for 2 to 6.
@@ -387,6 +387,7 @@ def test_a_text_search_of_available_games_finds_them_behind_many_matches_on_loan
     assert titles_of(answer) == [f"Zoé {number}" for number in range(10)]
 
 
+@pytest.mark.postgresql
 def test_a_word_with_many_games_on_the_shelf_counts_them_from_its_postings(client, db, monkeypatch):
     # The count's limit is 1,000 and views.POSTINGS_READ 2,000 at full scale; here the limit is the
     # first page's 20 games (the count goes to 21) and the postings read 30.
