@@ -1,7 +1,8 @@
 """Searching the catalogue: the free-text query, ranking, availability counts, popularity and facets.
 
 On PostgreSQL the database keeps the search machinery up to date itself, whatever writes the games
-(the triggers of migrations `0003_search_triggers_and_lexicon` and `0013_search_postings`):
+(the triggers of migrations `0003_search_triggers_and_lexicon`, `0013_search_postings` and
+`0014_search_posting_table_columns`):
 
 - `Game.search_vector`: a weighted tsvector in the `french_unaccent` configuration (the French
   stemmer after `unaccent`): title (A), authors and publishers (B), tags (C), summary (D);
@@ -10,9 +11,10 @@ On PostgreSQL the database keeps the search machinery up to date itself, whateve
 - `catalogue_game.tag_ids`: a database-only array of the game's tag ids for the tag facets, in the
   covering index `catalogue_game_family_idx` with the family filters (ages, players, duration), and
   GIN-indexed for the tag filter (`catalogue_game_tag_ids_gin`, same migration).
-- `catalogue_search_posting` (migration 0013): each word of a game's title, names and tags (A, B,
-  C) with the game's rank for it and its title, B-tree-indexed in the order of the search: a search
-  of one word reads its page there, not every match (`catalogue.views.one_word_page()`).
+- `catalogue_search_posting` (migrations 0013 and 0014): each word of a game's title, names and tags
+  (A, B, C) with the game's rank for it, its title and the columns a table's search reads (players,
+  ages, time, category), B-tree-indexed in the order of the search: a search of one word reads its
+  page there, not every match (`catalogue.views.one_word_page()`).
 
 On SQLite (a newcomer's first run) the text query falls back to `icontains`, without typo tolerance.
 """
@@ -24,11 +26,14 @@ from django.contrib.postgres.expressions import ArraySubquery
 from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.lookups import DataContains
 from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVectorExact
-from django.core.exceptions import EmptyResultSet
+from django.core.exceptions import EmptyResultSet, FullResultSet
 from django.db import connections, models
 from django.db.models import DEFERRED, Count, Exists, ExpressionWrapper, F, OuterRef, Q, Subquery, Value
-from django.db.models.expressions import RawSQL
+from django.db.models.expressions import Col, RawSQL
 from django.db.models.functions import Coalesce, JSONObject
+from django.db.models.lookups import Lookup
+from django.db.models.sql.constants import INNER
+from django.db.models.sql.where import WhereNode
 
 from .registry import circulation
 
@@ -102,11 +107,60 @@ class TagIds(models.Expression):
 
 # A word's postings (migration 0013), best first: the games with the word in their title, names or
 # tags, in the order a search of that one word sorts them. Parameters: the configuration, the word.
+# Each posting also carries the game's columns a table's search asks about (migration 0014), in the
+# index's leaves: see posting_conditions().
+POSTING_COLUMNS = ("players_min", "players_max", "age_min", "age_max", "duration_minutes", "category_id")
 POSTINGS_SQL = (
-    "SELECT game_id, rank, title FROM catalogue_search_posting "
+    f"SELECT game_id, rank, title, {', '.join(POSTING_COLUMNS)} FROM catalogue_search_posting "
     "WHERE lexeme = (SELECT tsvector_to_array(to_tsvector(%s::regconfig, %s)))[1] "
     "ORDER BY rank DESC, title, game_id"
 )
+
+
+def posting_conditions(games: models.QuerySet, *expressions, alias: str) -> tuple[str, list] | None:
+    """The SQL of `expressions` (the WHERE clause of `games` when none is given), each a condition
+    of `games` on its own row, as conditions of a posting named `alias`: None when one reads anything
+    but the columns a posting copies from its game (POSTING_COLUMNS), such as a tag, an author's name
+    or a copy on the shelf.
+
+    The conditions of a table's search (players, ages, time, category) are then checked in the
+    postings' index alone, without reading the games' rows."""
+    query = games.query
+    base = query.get_initial_alias()
+    if (
+        query.distinct
+        or query.combinator
+        or any(
+            getattr(join, "join_type", None) == INNER and query.alias_refcount[name]
+            for name, join in query.alias_map.items()
+        )
+    ):
+        return None
+    expressions = expressions or (query.where,)
+    nodes = list(expressions)
+    while nodes:
+        node = nodes.pop()
+        if isinstance(node, WhereNode):
+            nodes += node.children
+        elif isinstance(node, Col):
+            if node.alias != base or node.target.column not in POSTING_COLUMNS:
+                return None
+        elif isinstance(node, (Lookup, ExpressionWrapper, Value)):
+            nodes += node.get_source_expressions()
+        else:
+            return None
+    compiler = query.get_compiler(using=games.db)
+    parts, params = [], []
+    for expression in expressions:
+        try:
+            sql, part_params = compiler.compile(expression.relabeled_clone({base: alias}))
+        except FullResultSet:
+            sql, part_params = "TRUE", []
+        except EmptyResultSet:
+            return None
+        parts.append(f"({sql})")
+        params += part_params
+    return " AND ".join(parts), params
 
 
 def one_word(games: models.QuerySet) -> tuple[str, models.QuerySet] | None:
@@ -452,20 +506,25 @@ class GameSearchMixin:
             except EmptyResultSet:  # e.g. an ESAR group without any category yet
                 return {"count": 0, "count_exact": True, "categories": [], "tags": []}
             prefix, params = "", list(params)
-            word = one_word(games)
-            if word is not None and not word[1].query.where.children:
-                # A word alone: when its postings hold more games than the limit, the games read are
-                # its best ranked, from the postings' index, instead of as many matches read from the
-                # text's index, which lists them all first (96,000 for `pirates` at 1,000,000 games).
-                # Which one is told by the postings alone, from the index: the games are read once.
-                prefix = f"WITH best AS MATERIALIZED ({POSTINGS_SQL} LIMIT %s) "
+            word, on_postings = one_word(games), None
+            if word is not None:
+                others = word[1].query.where.children
+                on_postings = posting_conditions(word[1], alias="p") if others else ("TRUE", [])
+            if on_postings is not None:
+                # A word alone, or with conditions its postings hold (posting_conditions()): when its
+                # postings hold more such games than the limit, the games read are its best ranked,
+                # from the postings' index, instead of as many matches read from the text's index,
+                # which lists them all first (96,000 for `pirates` at 1,000,000 games). Which one is
+                # told by the postings alone, from the index: the games are read once.
+                passing, passing_params = on_postings
+                prefix = f"WITH best AS MATERIALIZED (SELECT p.game_id FROM ({POSTINGS_SQL}) AS p WHERE {passing} LIMIT %s) "
                 sql = (
                     "SELECT g.category_id, g.tag_ids FROM best JOIN catalogue_game g ON g.id = best.game_id "
                     "WHERE (SELECT count(*) FROM best) > %s UNION ALL "
                     f"SELECT * FROM ({sql}) AS whole WHERE (SELECT count(*) FROM best) <= %s"
                 )
                 limit = EXACT_COUNT_LIMIT
-                params = [SEARCH_CONFIG, word[0], limit + 1, limit, *params, limit]
+                params = [SEARCH_CONFIG, word[0], *passing_params, limit + 1, limit, *params, limit]
             sql = prefix + FACETS_SQL.format(games=sql)
             with connections[self.db].cursor() as cursor:
                 cursor.execute(sql, params)

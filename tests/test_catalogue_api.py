@@ -3,6 +3,7 @@
 import itertools
 import re
 from io import StringIO
+from urllib.parse import urlencode
 
 import pytest
 from django.conf import settings
@@ -10,12 +11,14 @@ from django.contrib.staticfiles import finders
 from django.core.files.base import ContentFile
 from django.core.management import call_command
 from django.db import connection
+from django.http import QueryDict
 from django.utils import translation
 from rest_framework.request import Request
 from rest_framework.serializers import ModelSerializer
 
 from catalogue import search, serializers, views
-from catalogue.models import Author, Authorship, Copy, Game, Language, Publisher
+from catalogue.filters import GameFilter
+from catalogue.models import Author, Authorship, Copy, Game, Language, Publisher, Tag
 from tests.search_helpers import add_games, category, family_catalogue, lend, make_copy, make_game, titles
 
 GAMES = "/api/games/"
@@ -305,11 +308,12 @@ def test_a_one_word_search_reads_its_page_and_count_from_the_postings_not_every_
         make_game(f"Galion {number:02d}", tags=("abordage",))
         make_game(f"Zeste {number:02d}", summary="pirates abordage")
 
-    def whole_search_read(word: str, top=20, count_limit=21, players=None) -> list[int]:
+    def whole_search_read(word: str, top=20, count_limit=21, players=None, tag=None) -> list[int]:
         """The rows given by each scan of the whole search (the games with the text's condition) that
         ran, whatever scan PostgreSQL chose."""
         games = Game.objects.search(word)
-        games = (games.for_players(players) if players else games).sorted_by("pertinence")
+        games = games.for_players(players) if players else games
+        games = (games.with_tags(Tag.objects.filter(name=tag)) if tag else games).sorted_by("pertinence")
         sql, params = views.one_word_page(games, top - 20, top, games.order_by().values("pk")[:count_limit])
         return whole_search_scans(sql, params)
 
@@ -322,11 +326,14 @@ def test_a_one_word_search_reads_its_page_and_count_from_the_postings_not_every_
     assert whole_search_read("pirates", count_limit=41) == [41]
     # Page 2 (games 21 to 40): past the 30 postings, the whole search is ranked, every match.
     assert whole_search_read("pirates", top=40, count_limit=41) == [41, 60]
-    # With another condition: the page still from the postings, each one's game checked in turn;
-    # the count from the whole search (30 games for 3 players, counted up to 21).
-    assert whole_search_read("pirates", players=3) == [21]
+    # With a condition on the game's own columns (players, ages, time, category), which each posting
+    # holds too: the page and the count from the postings alone (30 games for 3 players, up to 21).
+    assert whole_search_read("pirates", players=3) == []
     # For 5 players, 15 postings pass, too few for a page: the whole search is ranked (and counted).
     assert whole_search_read("pirates", players=5) == [15, 15]
+    # A condition the postings do not hold (a tag): the page from the postings, each one's game
+    # checked in turn; the count from the whole search (30 games, counted up to 21).
+    assert whole_search_read("abordage", tag="abordage") == [21]
     games = Game.objects.search("pirates").sorted_by("pertinence")
     # Two words, or a word PostgreSQL may split (a hyphen, another script), rank every match.
     for text in ("pirates zeste", "chat-perché", "x²"):
@@ -334,9 +341,41 @@ def test_a_one_word_search_reads_its_page_and_count_from_the_postings_not_every_
     assert views.one_word_page(games.order_by("title"), 0, 20) is None
 
 
-# The postings as migration 0013 computes them from the games' search documents.
+@pytest.mark.postgresql
+def test_a_one_word_search_with_a_category_and_a_time_lists_what_the_whole_search_lists(client, db):
+    # 45 games with `dragons` in their title, in two categories of the ESAR group A400 and three
+    # durations, and 10 with it in their summary only. Their postings hold each game's category and
+    # time, so the page and the count are found in the postings' index: they must be the whole
+    # search's, ranked and counted (the 10 summary matches after every title, or none).
+    parcours, adresse = category("A 408", "Jeux de parcours"), category("A 409", "Jeux d'adresse")
+    for number in range(45):
+        make_game(
+            f"Dragons {number:02d}",
+            category=(parcours, adresse)[number % 2],
+            duration_minutes=(15, 30, 60)[number % 3],
+            summary="Des dragons. " * (number % 4),
+        )
+    for number in range(10):
+        make_game(
+            f"Zeste {number:02d}", summary="dragons " * (number + 1), category=parcours, duration_minutes=15
+        )
+    for criteria, count in [
+        ({"categorie": "A 408"}, 33),
+        ({"categorie": "A400", "duree_max": 30}, 40),
+        ({"categorie": "A 409", "duree_max": 15}, 7),
+        ({"duree_max": 59}, 40),
+    ]:
+        whole = GameFilter(QueryDict(urlencode({"q": "dragons", **criteria})), queryset=Game.objects.all()).qs
+        expected = list(whole.values_list("title", flat=True))
+        answers = [client.get(GAMES, {"q": "dragons", **criteria, "page": n}).json() for n in (1, 2)]
+        assert answers[0]["count"] == len(expected) == count, criteria
+        assert titles_of(answers[0]) + (titles_of(answers[1]) if count > 20 else []) == expected, criteria
+
+
+# The postings as migrations 0013 and 0014 compute them from the games' search documents and columns.
 POSTINGS_FROM_DOCUMENTS = """
-    SELECT u.lexeme, ts_rank(g.search_vector, quote_literal(u.lexeme)::tsquery), g.title, g.id
+    SELECT u.lexeme, ts_rank(g.search_vector, quote_literal(u.lexeme)::tsquery), g.title, g.id,
+           g.players_min, g.players_max, g.age_min, g.age_max, g.duration_minutes, g.category_id
       FROM catalogue_game g, unnest(g.search_vector) AS u
      WHERE u.weights && '{A,B,C}'::text[]
      ORDER BY 1, 4
@@ -360,13 +399,25 @@ def test_the_postings_follow_every_change_of_the_catalogue(client, db):
     raised.summary = "Des dragons, encore des dragons et toujours des dragons."
     raised.save()
     gone.delete()
+    # What a table's search asks of a game: its players, ages, time, category.
+    Game.objects.filter(title="Dragons 05").update(players_min=3, players_max=5, age_min=8, age_max=12)
+    Game.objects.filter(title="Dragons 06").update(
+        duration_minutes=45, category=category("A408", "Jeux de parcours")
+    )
     with connection.cursor() as cursor:
-        cursor.execute("SELECT lexeme, rank, title, game_id FROM catalogue_search_posting ORDER BY 1, 4")
+        cursor.execute(
+            "SELECT lexeme, rank, title, game_id, players_min, players_max, age_min, age_max, "
+            "duration_minutes, category_id FROM catalogue_search_posting ORDER BY 1, 4"
+        )
         postings = cursor.fetchall()
         cursor.execute(POSTINGS_FROM_DOCUMENTS)
         assert postings == cursor.fetchall()
-    assert ("dragon", "Mystère") in {(lexeme, title) for lexeme, _, title, _ in postings}
-    assert ("dragon", "Galion") in {(lexeme, title) for lexeme, _, title, _ in postings}
+    assert ("dragon", "Mystère") in {(lexeme, title) for lexeme, _, title, *_ in postings}
+    assert ("dragon", "Galion") in {(lexeme, title) for lexeme, _, title, *_ in postings}
+    assert ("Dragons 05", 3, 5, 8, 12) in {(posting[2], *posting[4:8]) for posting in postings}
+    assert ("Dragons 06", 45, category("A408", "Jeux de parcours").pk) in {
+        (posting[2], *posting[8:]) for posting in postings
+    }
     # The first page, from the postings, is the whole search's: the renamed game first, the summary's
     # three words lifting « Dragons 04 » above the other titles, « Dragons 99 » gone.
     expected = list(Game.objects.search("dragons").sorted_by("pertinence").values_list("title", flat=True))
@@ -531,9 +582,11 @@ def test_the_facets_of_a_broad_word_are_those_of_its_best_ranked_games(client, d
     monkeypatch.setattr(search, "EXACT_COUNT_LIMIT", 30)
     summaries, titles = category("A 409", "jeu d'ambiance"), category("A 406", "jeu de stratégie")
     for number in range(40):
-        make_game(f"Zeste {number:02d}", summary="Une île de pirates.", category=summaries)
+        make_game(
+            f"Zeste {number:02d}", summary="Une île de pirates.", category=summaries, duration_minutes=30
+        )
     for number in range(40):
-        make_game(f"Pirates {number:02d}", category=titles, tags=("abordage",))
+        make_game(f"Pirates {number:02d}", category=titles, tags=("abordage",), duration_minutes=30)
     facets = client.get(f"{GAMES}facets/", {"q": "pirates"}).json()
     assert (facets["count"], facets["count_exact"]) == (30, False)
     assert facets["categories"] == [{"code": "A 406", "label": "jeu de stratégie", "count": 31}]
@@ -546,11 +599,18 @@ def test_the_facets_of_a_broad_word_are_those_of_its_best_ranked_games(client, d
         ("A 406", 40),
         ("A 409", 40),
     ]
-    # With another condition, the whole search too (the postings would be read one game at a time).
+    # With a condition its postings hold (a time, a category…), the same among the postings that pass.
     monkeypatch.setattr(search, "EXACT_COUNT_LIMIT", 30)
+    facets = client.get(f"{GAMES}facets/", {"q": "pirates", "duree_max": 45}).json()
+    assert (facets["count"], facets["count_exact"]) == (30, False)
+    assert facets["categories"] == [{"code": "A 406", "label": "jeu de stratégie", "count": 31}]
+    # When too few pass (none of the titles is in A 409), the whole search.
     facets = client.get(f"{GAMES}facets/", {"q": "pirates", "categorie": "A 409"}).json()
     assert (facets["count"], facets["count_exact"]) == (30, False)
     assert facets["categories"] == [{"code": "A 409", "label": "jeu d'ambiance", "count": 31}]
+    # With a condition they do not hold (a tag): the whole search (here, the 40 titles all have it).
+    facets = client.get(f"{GAMES}facets/", {"q": "pirates", "tag": "abordage"}).json()
+    assert (facets["count"], facets["count_exact"]) == (30, False)
 
 
 def test_the_api_is_read_only_for_everyone(client, catalogue, staff_user):
