@@ -108,10 +108,10 @@ class TagIds(models.Expression):
 # A word's postings (migration 0013), best first: the games with the word in their title, names or
 # tags, in the order a search of that one word sorts them. Parameters: the configuration, the word.
 # Each posting also carries the game's columns a table's search asks about (migration 0014), in the
-# index's leaves: see posting_conditions().
+# index's leaves (see posting_conditions()), and its tags for the facets.
 POSTING_COLUMNS = ("players_min", "players_max", "age_min", "age_max", "duration_minutes", "category_id")
 POSTINGS_SQL = (
-    f"SELECT game_id, rank, title, {', '.join(POSTING_COLUMNS)} FROM catalogue_search_posting "
+    f"SELECT game_id, rank, title, {', '.join(POSTING_COLUMNS)}, tag_ids FROM catalogue_search_posting "
     "WHERE lexeme = (SELECT tsvector_to_array(to_tsvector(%s::regconfig, %s)))[1] "
     "ORDER BY rank DESC, title, game_id"
 )
@@ -512,15 +512,17 @@ class GameSearchMixin:
                 on_postings = posting_conditions(word[1], alias="p") if others else ("TRUE", [])
             if on_postings is not None:
                 # A word alone, or with conditions its postings hold (posting_conditions()): when its
-                # postings hold more such games than the limit, the games read are its best ranked,
-                # from the postings' index, instead of as many matches read from the text's index,
-                # which lists them all first (96,000 for `pirates` at 1,000,000 games). Which one is
-                # told by the postings alone, from the index: the games are read once.
+                # postings hold more such games than the limit, the games counted are its best ranked,
+                # with their category and tags, from the postings' index alone, instead of as many
+                # matches read from the text's index, which lists them all first (96,000 for `pirates`
+                # at 1,000,000 games), and their rows.
                 passing, passing_params = on_postings
-                prefix = f"WITH best AS MATERIALIZED (SELECT p.game_id FROM ({POSTINGS_SQL}) AS p WHERE {passing} LIMIT %s) "
+                prefix = (
+                    "WITH best AS MATERIALIZED (SELECT p.category_id, p.tag_ids "
+                    f"FROM ({POSTINGS_SQL}) AS p WHERE {passing} LIMIT %s) "
+                )
                 sql = (
-                    "SELECT g.category_id, g.tag_ids FROM best JOIN catalogue_game g ON g.id = best.game_id "
-                    "WHERE (SELECT count(*) FROM best) > %s UNION ALL "
+                    "SELECT category_id, tag_ids FROM best WHERE (SELECT count(*) FROM best) > %s UNION ALL "
                     f"SELECT * FROM ({sql}) AS whole WHERE (SELECT count(*) FROM best) <= %s"
                 )
                 limit = EXACT_COUNT_LIMIT

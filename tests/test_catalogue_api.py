@@ -375,7 +375,7 @@ def test_a_one_word_search_with_a_category_and_a_time_lists_what_the_whole_searc
 # The postings as migrations 0013 and 0014 compute them from the games' search documents and columns.
 POSTINGS_FROM_DOCUMENTS = """
     SELECT u.lexeme, ts_rank(g.search_vector, quote_literal(u.lexeme)::tsquery), g.title, g.id,
-           g.players_min, g.players_max, g.age_min, g.age_max, g.duration_minutes, g.category_id
+           g.players_min, g.players_max, g.age_min, g.age_max, g.duration_minutes, g.category_id, g.tag_ids
       FROM catalogue_game g, unnest(g.search_vector) AS u
      WHERE u.weights && '{A,B,C}'::text[]
      ORDER BY 1, 4
@@ -399,7 +399,7 @@ def test_the_postings_follow_every_change_of_the_catalogue(client, db):
     raised.summary = "Des dragons, encore des dragons et toujours des dragons."
     raised.save()
     gone.delete()
-    # What a table's search asks of a game: its players, ages, time, category.
+    # What a table's search asks of a game: its players, ages, time, category (and its tags, above).
     Game.objects.filter(title="Dragons 05").update(players_min=3, players_max=5, age_min=8, age_max=12)
     Game.objects.filter(title="Dragons 06").update(
         duration_minutes=45, category=category("A408", "Jeux de parcours")
@@ -407,7 +407,7 @@ def test_the_postings_follow_every_change_of_the_catalogue(client, db):
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT lexeme, rank, title, game_id, players_min, players_max, age_min, age_max, "
-            "duration_minutes, category_id FROM catalogue_search_posting ORDER BY 1, 4"
+            "duration_minutes, category_id, tag_ids FROM catalogue_search_posting ORDER BY 1, 4"
         )
         postings = cursor.fetchall()
         cursor.execute(POSTINGS_FROM_DOCUMENTS)
@@ -416,8 +416,10 @@ def test_the_postings_follow_every_change_of_the_catalogue(client, db):
     assert ("dragon", "Galion") in {(lexeme, title) for lexeme, _, title, *_ in postings}
     assert ("Dragons 05", 3, 5, 8, 12) in {(posting[2], *posting[4:8]) for posting in postings}
     assert ("Dragons 06", 45, category("A408", "Jeux de parcours").pk) in {
-        (posting[2], *posting[8:]) for posting in postings
+        (posting[2], *posting[8:10]) for posting in postings
     }
+    galion_tags = {frozenset(posting[10]) for posting in postings if posting[2] == "Galion"}
+    assert galion_tags == {frozenset(tagged.tags.values_list("pk", flat=True))} and len(*galion_tags) == 2
     # The first page, from the postings, is the whole search's: the renamed game first, the summary's
     # three words lifting « Dragons 04 » above the other titles, « Dragons 99 » gone.
     expected = list(Game.objects.search("dragons").sorted_by("pertinence").values_list("title", flat=True))

@@ -1,14 +1,16 @@
 """The search's postings carry what a table's search asks of a game: its numbers of players, its ages,
-its time and its category, copied from the game's row, in the index's leaves.
+its time and its category, and the tags its facets count, copied from the game's row, in the index's
+leaves.
 
 A search of one word with such conditions (`q=pirates&ages=5,35,41&duree_max=30`, `q=dragons&joueurs=4`,
 `q=chateau&categorie=A408`) looked for its page among the word's postings by reading each posting's
 game (1,128 buffers for 376 postings at 100,000 games), and counted its games from the whole search
-(the bitmap of every match, then their rows: 96,000 matches at 1,000,000 games). The postings now
-answer both from their index alone (`catalogue.search.posting_conditions()`).
+(the bitmap of every match, then their rows: 96,000 matches at 1,000,000 games), and a broad word
+counted its facets by reading the rows of its 1,001 best ranked games (3,003 buffers for `robots`).
+The postings now answer all three from their index alone (`catalogue.search.posting_conditions()`).
 
 - `catalogue_search_posting` gains `players_min`, `players_max`, `age_min`, `age_max`,
-  `duration_minutes` and `category_id`, the game's own columns, same names and types.
+  `duration_minutes`, `category_id` and `tag_ids`, the game's own columns, same names and types.
 - `catalogue_game_search_postings()` writes them; its update trigger also fires when one of them
   changes (the function replaces the game's postings, as for a new title).
 - The postings are written anew (the table is derived: emptied, then filled from the games), and
@@ -22,7 +24,7 @@ from django.db import migrations
 from ludotheque.db import run_on_postgresql
 
 # The game's columns a posting copies (catalogue.search.POSTING_COLUMNS).
-COLUMNS = "players_min, players_max, age_min, age_max, duration_minutes, category_id"
+COLUMNS = "players_min, players_max, age_min, age_max, duration_minutes, category_id, tag_ids"
 
 FORWARD = rf"""
 ALTER TABLE catalogue_search_posting
@@ -31,7 +33,8 @@ ALTER TABLE catalogue_search_posting
     ADD COLUMN age_min smallint,
     ADD COLUMN age_max smallint,
     ADD COLUMN duration_minutes smallint,
-    ADD COLUMN category_id bigint;
+    ADD COLUMN category_id bigint,
+    ADD COLUMN tag_ids bigint[] NOT NULL DEFAULT '{{}}';
 
 CREATE OR REPLACE FUNCTION catalogue_game_search_postings() RETURNS trigger
 LANGUAGE plpgsql AS $$
@@ -46,7 +49,7 @@ BEGIN
                ts_rank(NEW.search_vector,
                        ('''' || replace(replace(u.lexeme, '\', '\\'), '''', '''''') || '''')::tsquery),
                NEW.title, NEW.id, NEW.players_min, NEW.players_max, NEW.age_min, NEW.age_max,
-               NEW.duration_minutes, NEW.category_id
+               NEW.duration_minutes, NEW.category_id, NEW.tag_ids
           FROM unnest(NEW.search_vector) AS u
          WHERE u.weights && '{{A,B,C}}'::text[];
     END IF;
@@ -60,9 +63,9 @@ CREATE TRIGGER catalogue_game_search_postings_update
     FOR EACH ROW
     WHEN (OLD.search_vector IS DISTINCT FROM NEW.search_vector OR OLD.title IS DISTINCT FROM NEW.title
           OR ROW(OLD.players_min, OLD.players_max, OLD.age_min, OLD.age_max, OLD.duration_minutes,
-                 OLD.category_id)
+                 OLD.category_id, OLD.tag_ids)
              IS DISTINCT FROM ROW(NEW.players_min, NEW.players_max, NEW.age_min, NEW.age_max,
-                                  NEW.duration_minutes, NEW.category_id))
+                                  NEW.duration_minutes, NEW.category_id, NEW.tag_ids))
     EXECUTE FUNCTION catalogue_game_search_postings();
 
 -- Written anew, the index built once at the end.
@@ -72,7 +75,8 @@ TRUNCATE catalogue_search_posting;
 INSERT INTO catalogue_search_posting (lexeme, rank, title, game_id, {COLUMNS})
 SELECT u.lexeme,
        ts_rank(g.search_vector, ('''' || replace(replace(u.lexeme, '\', '\\'), '''', '''''') || '''')::tsquery),
-       g.title, g.id, g.players_min, g.players_max, g.age_min, g.age_max, g.duration_minutes, g.category_id
+       g.title, g.id, g.players_min, g.players_max, g.age_min, g.age_max, g.duration_minutes, g.category_id,
+       g.tag_ids
   FROM catalogue_game g, unnest(g.search_vector) AS u
  WHERE u.weights && '{{A,B,C}}'::text[];
 CREATE INDEX catalogue_search_posting_order ON catalogue_search_posting (lexeme, rank DESC, title, game_id)
@@ -113,7 +117,8 @@ ALTER TABLE catalogue_search_posting
     DROP COLUMN age_min,
     DROP COLUMN age_max,
     DROP COLUMN duration_minutes,
-    DROP COLUMN category_id;
+    DROP COLUMN category_id,
+    DROP COLUMN tag_ids;
 """
 
 
