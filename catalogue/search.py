@@ -96,12 +96,25 @@ SELECT k.key, k.count, c.code, c.label, t.slug, t.name
 
 
 class TagIds(models.Expression):
-    """`catalogue_game.tag_ids`: a database-only column (no model field), under the query's own alias."""
+    """`catalogue_game.tag_ids`: a database-only column (no model field), under the query's own alias
+    (or the alias it is relabelled to, like a column: see posting_conditions())."""
 
     output_field = ArrayField(models.BigIntegerField())
+    alias = None
+
+    def resolve_expression(self, query=None, *args, **kwargs):
+        resolved = super().resolve_expression(query, *args, **kwargs)
+        if query is not None and resolved.alias is None:  # a lookup resolves its side again to compile it
+            resolved.alias = query.get_initial_alias()
+        return resolved
+
+    def relabeled_clone(self, change_map):
+        clone = self.copy()
+        clone.alias = change_map.get(self.alias, self.alias)
+        return clone
 
     def as_sql(self, compiler, connection):
-        alias = compiler.query.get_initial_alias()
+        alias = self.alias or compiler.query.get_initial_alias()
         return f"{compiler.quote_name(alias)}.{connection.ops.quote_name('tag_ids')}", []
 
 
@@ -120,10 +133,10 @@ POSTINGS_SQL = (
 def posting_conditions(games: models.QuerySet, *expressions, alias: str) -> tuple[str, list] | None:
     """The SQL of `expressions` (the WHERE clause of `games` when none is given), each a condition
     of `games` on its own row, as conditions of a posting named `alias`: None when one reads anything
-    but the columns a posting copies from its game (POSTING_COLUMNS), such as a tag, an author's name
-    or a copy on the shelf.
+    but the columns a posting copies from its game (POSTING_COLUMNS and its tags), such as an author's
+    name or a copy on the shelf.
 
-    The conditions of a table's search (players, ages, time, category) are then checked in the
+    The conditions of a table's search (players, ages, time, category, tags) are then checked in the
     postings' index alone, without reading the games' rows."""
     query = games.query
     base = query.get_initial_alias()
@@ -144,6 +157,9 @@ def posting_conditions(games: models.QuerySet, *expressions, alias: str) -> tupl
             nodes += node.children
         elif isinstance(node, Col):
             if node.alias != base or node.target.column not in POSTING_COLUMNS:
+                return None
+        elif isinstance(node, TagIds):
+            if node.alias != base:
                 return None
         elif isinstance(node, (Lookup, ExpressionWrapper, Value)):
             nodes += node.get_source_expressions()

@@ -305,15 +305,18 @@ def test_a_one_word_search_reads_its_page_and_count_from_the_postings_not_every_
     # summary only. Half the pirates' games are for 2 to 4 players, the others for 2 to 6.
     for number in range(30):
         make_game(f"Pirates {number:02d}", players_min=2, players_max=4 + 2 * (number % 2))
-        make_game(f"Galion {number:02d}", tags=("abordage",))
+        make_game(f"Galion {number:02d}", tags=("abordage",), authors=("Anne Dupont",))
         make_game(f"Zeste {number:02d}", summary="pirates abordage")
 
-    def whole_search_read(word: str, top=20, count_limit=21, players=None, tag=None) -> list[int]:
+    def whole_search_read(
+        word: str, top=20, count_limit=21, players=None, tag=None, author=None
+    ) -> list[int]:
         """The rows given by each scan of the whole search (the games with the text's condition) that
         ran, whatever scan PostgreSQL chose."""
         games = Game.objects.search(word)
         games = games.for_players(players) if players else games
-        games = (games.with_tags(Tag.objects.filter(name=tag)) if tag else games).sorted_by("pertinence")
+        games = games.with_tags(Tag.objects.filter(name=tag)) if tag else games
+        games = (games.by_author(author) if author else games).sorted_by("pertinence")
         sql, params = views.one_word_page(games, top - 20, top, games.order_by().values("pk")[:count_limit])
         return whole_search_scans(sql, params)
 
@@ -331,9 +334,11 @@ def test_a_one_word_search_reads_its_page_and_count_from_the_postings_not_every_
     assert whole_search_read("pirates", players=3) == []
     # For 5 players, 15 postings pass, too few for a page: the whole search is ranked (and counted).
     assert whole_search_read("pirates", players=5) == [15, 15]
-    # A condition the postings do not hold (a tag): the page from the postings, each one's game
-    # checked in turn; the count from the whole search (30 games, counted up to 21).
-    assert whole_search_read("abordage", tag="abordage") == [21]
+    # Their tags too (30 games with the tag).
+    assert whole_search_read("abordage", tag="abordage") == []
+    # A condition the postings do not hold (an author): the page from the postings, each one's game
+    # checked in turn; the count from the whole search (however PostgreSQL joins it to the credits).
+    assert whole_search_read("abordage", author="Dupont") != []
     games = Game.objects.search("pirates").sorted_by("pertinence")
     # Two words, or a word PostgreSQL may split (a hyphen, another script), rank every match.
     for text in ("pirates zeste", "chat-perché", "x²"):
@@ -342,11 +347,12 @@ def test_a_one_word_search_reads_its_page_and_count_from_the_postings_not_every_
 
 
 @pytest.mark.postgresql
-def test_a_one_word_search_with_a_category_and_a_time_lists_what_the_whole_search_lists(client, db):
+def test_a_one_word_search_with_a_category_a_time_or_a_tag_lists_what_the_whole_search_lists(client, db):
     # 45 games with `dragons` in their title, in two categories of the ESAR group A400 and three
-    # durations, and 10 with it in their summary only. Their postings hold each game's category and
-    # time, so the page and the count are found in the postings' index: they must be the whole
-    # search's, ranked and counted (the 10 summary matches after every title, or none).
+    # durations, two in three with a tag, and 10 with the word in their summary only. Their postings
+    # hold each game's category, time and tags, so the page and the count are found in the postings'
+    # index: they must be the whole search's, ranked and counted (the 10 summary matches after every
+    # title, or none).
     parcours, adresse = category("A 408", "Jeux de parcours"), category("A 409", "Jeux d'adresse")
     for number in range(45):
         make_game(
@@ -354,6 +360,7 @@ def test_a_one_word_search_with_a_category_and_a_time_lists_what_the_whole_searc
             category=(parcours, adresse)[number % 2],
             duration_minutes=(15, 30, 60)[number % 3],
             summary="Des dragons. " * (number % 4),
+            tags=("cartes",) * (number % 3 != 2),
         )
     for number in range(10):
         make_game(
@@ -364,6 +371,8 @@ def test_a_one_word_search_with_a_category_and_a_time_lists_what_the_whole_searc
         ({"categorie": "A400", "duree_max": 30}, 40),
         ({"categorie": "A 409", "duree_max": 15}, 7),
         ({"duree_max": 59}, 40),
+        ({"tag": "cartes"}, 30),
+        ({"tag": "cartes", "categorie": "A 409"}, 15),
     ]:
         whole = GameFilter(QueryDict(urlencode({"q": "dragons", **criteria})), queryset=Game.objects.all()).qs
         expected = list(whole.values_list("title", flat=True))
@@ -583,12 +592,11 @@ def test_the_facets_of_a_broad_word_are_those_of_its_best_ranked_games(client, d
     # the 31 best ranked, all titles, read from the word's postings.
     monkeypatch.setattr(search, "EXACT_COUNT_LIMIT", 30)
     summaries, titles = category("A 409", "jeu d'ambiance"), category("A 406", "jeu de stratégie")
+    credited = {"duration_minutes": 30, "authors": ("Anne Dupont",)}
     for number in range(40):
-        make_game(
-            f"Zeste {number:02d}", summary="Une île de pirates.", category=summaries, duration_minutes=30
-        )
+        make_game(f"Zeste {number:02d}", summary="Une île de pirates.", category=summaries, **credited)
     for number in range(40):
-        make_game(f"Pirates {number:02d}", category=titles, tags=("abordage",), duration_minutes=30)
+        make_game(f"Pirates {number:02d}", category=titles, tags=("abordage",), **credited)
     facets = client.get(f"{GAMES}facets/", {"q": "pirates"}).json()
     assert (facets["count"], facets["count_exact"]) == (30, False)
     assert facets["categories"] == [{"code": "A 406", "label": "jeu de stratégie", "count": 31}]
@@ -610,9 +618,11 @@ def test_the_facets_of_a_broad_word_are_those_of_its_best_ranked_games(client, d
     facets = client.get(f"{GAMES}facets/", {"q": "pirates", "categorie": "A 409"}).json()
     assert (facets["count"], facets["count_exact"]) == (30, False)
     assert facets["categories"] == [{"code": "A 409", "label": "jeu d'ambiance", "count": 31}]
-    # With a condition they do not hold (a tag): the whole search (here, the 40 titles all have it).
-    facets = client.get(f"{GAMES}facets/", {"q": "pirates", "tag": "abordage"}).json()
+    # With a condition they do not hold (an author): the first games the whole search reads, in
+    # whichever order PostgreSQL reads them.
+    facets = client.get(f"{GAMES}facets/", {"q": "pirates", "auteur": "Dupont"}).json()
     assert (facets["count"], facets["count_exact"]) == (30, False)
+    assert sum(facet["count"] for facet in facets["categories"]) == 31
 
 
 def test_the_api_is_read_only_for_everyone(client, catalogue, staff_user):
