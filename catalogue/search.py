@@ -13,8 +13,9 @@ On PostgreSQL the database keeps the search machinery up to date itself, whateve
   GIN-indexed for the tag filter (`catalogue_game_tag_ids_gin`, same migration).
 - `catalogue_search_posting` (migrations 0013 and 0014): each word of a game's title, names and tags
   (A, B, C) with the game's rank for it, its title and the columns a table's search reads (players,
-  ages, time, category), B-tree-indexed in the order of the search: a search of one word reads its
-  page there, not every match (`catalogue.views.one_word_page()`).
+  ages, time, category, tags), B-tree-indexed in the order of the search: a search of one word reads
+  its page, its count and its facets there, not every match (`catalogue.views.one_word_page()`,
+  `posting_conditions()`).
 
 On SQLite (a newcomer's first run) the text query falls back to `icontains`, without typo tolerance.
 """

@@ -3,7 +3,7 @@ its time and its category, and the tags its facets count, copied from the game's
 leaves.
 
 A search of one word with such conditions (`q=pirates&ages=5,35,41&duree_max=30`, `q=dragons&joueurs=4`,
-`q=chateau&categorie=A408`) looked for its page among the word's postings by reading each posting's
+`q=chateau&categorie=A400`) looked for its page among the word's postings by reading each posting's
 game (1,128 buffers for 376 postings at 100,000 games), and counted its games from the whole search
 (the bitmap of every match, then their rows: 96,000 matches at 1,000,000 games), and a broad word
 counted its facets by reading the rows of its 1,001 best ranked games (3,003 buffers for `robots`).
@@ -23,7 +23,7 @@ from django.db import migrations
 
 from ludotheque.db import run_on_postgresql
 
-# The game's columns a posting copies (catalogue.search.POSTING_COLUMNS).
+# The game's columns a posting copies (catalogue.search.POSTING_COLUMNS, and its tags).
 COLUMNS = "players_min, players_max, age_min, age_max, duration_minutes, category_id, tag_ids"
 
 FORWARD = rf"""
