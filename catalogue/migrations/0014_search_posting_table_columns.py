@@ -24,9 +24,49 @@ from django.db import migrations
 from ludotheque.db import run_on_postgresql
 
 # The game's columns a posting copies (catalogue.search.POSTING_COLUMNS, and its tags).
-COLUMNS = "players_min, players_max, age_min, age_max, duration_minutes, category_id, tag_ids"
+COLUMNS = ("players_min", "players_max", "age_min", "age_max", "duration_minutes", "category_id", "tag_ids")
+# A lexeme as a query of its own: quoted, its quotes and backslashes doubled.
+LEXEME_QUERY = r"""('''' || replace(replace(u.lexeme, '\', '\\'), '''', '''''') || '''')::tsquery"""
 
-FORWARD = rf"""
+
+def postings_function(columns: tuple[str, ...]) -> str:
+    """The trigger function that replaces a game's postings, copying these columns of the game."""
+    names = "".join(f", {column}" for column in columns)
+    values = "".join(f", NEW.{column}" for column in columns)
+    return f"""
+CREATE OR REPLACE FUNCTION catalogue_game_search_postings() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP IN ('UPDATE', 'DELETE') THEN
+        DELETE FROM catalogue_search_posting WHERE game_id = OLD.id;
+    END IF;
+    IF TG_OP IN ('INSERT', 'UPDATE') AND NEW.search_vector IS NOT NULL THEN
+        INSERT INTO catalogue_search_posting (lexeme, rank, title, game_id{names})
+        SELECT u.lexeme, ts_rank(NEW.search_vector, {LEXEME_QUERY}), NEW.title, NEW.id{values}
+          FROM unnest(NEW.search_vector) AS u
+         WHERE u.weights && '{{A,B,C}}'::text[];
+    END IF;
+    RETURN NULL;
+END
+$$;
+"""
+
+
+def update_trigger(columns: tuple[str, ...]) -> str:
+    """The trigger that calls it when the game's search document, title or one of these columns changes."""
+    old = "".join(f", OLD.{column}" for column in columns)
+    new = "".join(f", NEW.{column}" for column in columns)
+    return f"""
+DROP TRIGGER catalogue_game_search_postings_update ON catalogue_game;
+CREATE TRIGGER catalogue_game_search_postings_update
+    AFTER UPDATE ON catalogue_game
+    FOR EACH ROW
+    WHEN (ROW(OLD.search_vector, OLD.title{old}) IS DISTINCT FROM ROW(NEW.search_vector, NEW.title{new}))
+    EXECUTE FUNCTION catalogue_game_search_postings();
+"""
+
+
+FORWARD = f"""
 ALTER TABLE catalogue_search_posting
     ADD COLUMN players_min smallint,
     ADD COLUMN players_max smallint,
@@ -35,90 +75,26 @@ ALTER TABLE catalogue_search_posting
     ADD COLUMN duration_minutes smallint,
     ADD COLUMN category_id bigint,
     ADD COLUMN tag_ids bigint[] NOT NULL DEFAULT '{{}}';
-
-CREATE OR REPLACE FUNCTION catalogue_game_search_postings() RETURNS trigger
-LANGUAGE plpgsql AS $$
-BEGIN
-    IF TG_OP IN ('UPDATE', 'DELETE') THEN
-        DELETE FROM catalogue_search_posting WHERE game_id = OLD.id;
-    END IF;
-    IF TG_OP IN ('INSERT', 'UPDATE') AND NEW.search_vector IS NOT NULL THEN
-        -- A lexeme as a query of its own: quoted, its quotes and backslashes doubled.
-        INSERT INTO catalogue_search_posting (lexeme, rank, title, game_id, {COLUMNS})
-        SELECT u.lexeme,
-               ts_rank(NEW.search_vector,
-                       ('''' || replace(replace(u.lexeme, '\', '\\'), '''', '''''') || '''')::tsquery),
-               NEW.title, NEW.id, NEW.players_min, NEW.players_max, NEW.age_min, NEW.age_max,
-               NEW.duration_minutes, NEW.category_id, NEW.tag_ids
-          FROM unnest(NEW.search_vector) AS u
-         WHERE u.weights && '{{A,B,C}}'::text[];
-    END IF;
-    RETURN NULL;
-END
-$$;
-
-DROP TRIGGER catalogue_game_search_postings_update ON catalogue_game;
-CREATE TRIGGER catalogue_game_search_postings_update
-    AFTER UPDATE ON catalogue_game
-    FOR EACH ROW
-    WHEN (OLD.search_vector IS DISTINCT FROM NEW.search_vector OR OLD.title IS DISTINCT FROM NEW.title
-          OR ROW(OLD.players_min, OLD.players_max, OLD.age_min, OLD.age_max, OLD.duration_minutes,
-                 OLD.category_id, OLD.tag_ids)
-             IS DISTINCT FROM ROW(NEW.players_min, NEW.players_max, NEW.age_min, NEW.age_max,
-                                  NEW.duration_minutes, NEW.category_id, NEW.tag_ids))
-    EXECUTE FUNCTION catalogue_game_search_postings();
-
+{postings_function(COLUMNS)}{update_trigger(COLUMNS)}
 -- Written anew, the index built once at the end.
 DROP INDEX catalogue_search_posting_order;
 DROP INDEX catalogue_search_posting_game;
 TRUNCATE catalogue_search_posting;
-INSERT INTO catalogue_search_posting (lexeme, rank, title, game_id, {COLUMNS})
-SELECT u.lexeme,
-       ts_rank(g.search_vector, ('''' || replace(replace(u.lexeme, '\', '\\'), '''', '''''') || '''')::tsquery),
-       g.title, g.id, g.players_min, g.players_max, g.age_min, g.age_max, g.duration_minutes, g.category_id,
-       g.tag_ids
+INSERT INTO catalogue_search_posting (lexeme, rank, title, game_id, {", ".join(COLUMNS)})
+SELECT u.lexeme, ts_rank(g.search_vector, {LEXEME_QUERY}), g.title, g.id, {", ".join(f"g.{c}" for c in COLUMNS)}
   FROM catalogue_game g, unnest(g.search_vector) AS u
  WHERE u.weights && '{{A,B,C}}'::text[];
 CREATE INDEX catalogue_search_posting_order ON catalogue_search_posting (lexeme, rank DESC, title, game_id)
-    INCLUDE ({COLUMNS});
+    INCLUDE ({", ".join(COLUMNS)});
 CREATE INDEX catalogue_search_posting_game ON catalogue_search_posting (game_id);
 """
 
-BACKWARD = r"""
+# Back to migration 0013's index, trigger, function and table.
+BACKWARD = f"""
 DROP INDEX catalogue_search_posting_order;
 CREATE INDEX catalogue_search_posting_order ON catalogue_search_posting (lexeme, rank DESC, title, game_id);
-DROP TRIGGER catalogue_game_search_postings_update ON catalogue_game;
-CREATE TRIGGER catalogue_game_search_postings_update
-    AFTER UPDATE ON catalogue_game
-    FOR EACH ROW
-    WHEN (OLD.search_vector IS DISTINCT FROM NEW.search_vector OR OLD.title IS DISTINCT FROM NEW.title)
-    EXECUTE FUNCTION catalogue_game_search_postings();
-CREATE OR REPLACE FUNCTION catalogue_game_search_postings() RETURNS trigger
-LANGUAGE plpgsql AS $$
-BEGIN
-    IF TG_OP IN ('UPDATE', 'DELETE') THEN
-        DELETE FROM catalogue_search_posting WHERE game_id = OLD.id;
-    END IF;
-    IF TG_OP IN ('INSERT', 'UPDATE') AND NEW.search_vector IS NOT NULL THEN
-        INSERT INTO catalogue_search_posting (lexeme, rank, title, game_id)
-        SELECT u.lexeme,
-               ts_rank(NEW.search_vector,
-                       ('''' || replace(replace(u.lexeme, '\', '\\'), '''', '''''') || '''')::tsquery),
-               NEW.title, NEW.id
-          FROM unnest(NEW.search_vector) AS u
-         WHERE u.weights && '{A,B,C}'::text[];
-    END IF;
-    RETURN NULL;
-END
-$$;
-ALTER TABLE catalogue_search_posting
-    DROP COLUMN players_min,
-    DROP COLUMN players_max,
-    DROP COLUMN age_min,
-    DROP COLUMN age_max,
-    DROP COLUMN duration_minutes,
-    DROP COLUMN category_id,
-    DROP COLUMN tag_ids;
+{update_trigger(())}{postings_function(())}
+ALTER TABLE catalogue_search_posting {", ".join(f"DROP COLUMN {column}" for column in COLUMNS)};
 """
 
 
