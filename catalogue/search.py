@@ -523,11 +523,8 @@ class GameSearchMixin:
             except EmptyResultSet:  # e.g. an ESAR group without any category yet
                 return {"count": 0, "count_exact": True, "categories": [], "tags": []}
             prefix, params = "", list(params)
-            word, on_postings = one_word(games), None
-            if word is not None:
-                others = word[1].query.where.children
-                on_postings = posting_conditions(word[1], alias="p") if others else ("TRUE", [])
-            if on_postings is not None:
+            word = one_word(games)
+            if word is not None and (on_postings := posting_conditions(word[1], alias="p")) is not None:
                 # A word alone, or with conditions its postings hold (posting_conditions()): when its
                 # postings hold more such games than the limit, the games counted are its best ranked,
                 # with their category and tags, from the postings' index alone, instead of as many

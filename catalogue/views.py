@@ -139,9 +139,7 @@ def one_word_page(
     # The word's postings, best first, as far as the page looks for its games among them, with the
     # search's other conditions: in the postings' index when a posting holds what they read, else in
     # each posting's game.
-    if not conditions:
-        passing, passing_params = "", []
-    elif (on_postings := posting_conditions(others, *conditions, alias="p")) is not None:
+    if (on_postings := posting_conditions(others, *conditions, alias="p")) is not None:
         passing, passing_params = f"WHERE {on_postings[0]}", on_postings[1]
     else:
         others_sql, passing_params = _sql(_ids(others, *(["fits_everyone"] if fits else [])))
@@ -190,22 +188,20 @@ def count_statement(games: QuerySet, counted: QuerySet) -> tuple[str, list]:
     if limit is None or word is None:
         return sql, full_params
     word, others = word
-    # Whether the word has at least n postings (parameters: n, n).
-    has_postings = f"(SELECT count(*) FROM ({POSTINGS_SQL} LIMIT %s) AS known) >= %s"
     match others.query.where.children:
-        case []:  # each posting is a game of the search
-            reached, reached_params = has_postings, [SEARCH_CONFIG, word, limit, limit]
         case [IsNull(lhs=AvailableCopy() as available, rhs=False)] if limit <= POSTINGS_READ:
             # Those with a copy on the shelf among its first POSTINGS_READ postings, when it has as many.
             passing, passing_params = available.sql_for(counted.db, "known.game_id")
             reached = (
-                f"(CASE WHEN {has_postings} THEN (SELECT count(*) FROM (SELECT 1 FROM ({POSTINGS_SQL} "
-                f"LIMIT %s) AS known WHERE {passing} IS NOT NULL LIMIT %s) AS passing) END) >= %s"
+                f"(CASE WHEN (SELECT count(*) FROM ({POSTINGS_SQL} LIMIT %s) AS known) >= %s "
+                f"THEN (SELECT count(*) FROM (SELECT 1 FROM ({POSTINGS_SQL} LIMIT %s) AS known "
+                f"WHERE {passing} IS NOT NULL LIMIT %s) AS passing) END) >= %s"
             )
             reached_params = [SEARCH_CONFIG, word, POSTINGS_READ, POSTINGS_READ]
             reached_params += [SEARCH_CONFIG, word, POSTINGS_READ, *passing_params, limit, limit]
         case _ if (on_postings := posting_conditions(others, alias="known")) is not None:
-            # Those of its postings that pass the conditions, read in the postings' index.
+            # Those of its postings that pass the conditions (none: every posting is a game of the
+            # search), read in the postings' index.
             passing, passing_params = on_postings
             reached = (
                 f"(SELECT count(*) FROM (SELECT 1 FROM ({POSTINGS_SQL}) AS known WHERE {passing} "
