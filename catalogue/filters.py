@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from . import esar
 from .models import Category, Game, Location, Tag
+from .search import table_keys
 
 MAX_AGE = 120
 MAX_PLAYERS = 99
@@ -275,7 +276,20 @@ class GameFilter(django_filters.FilterSet):
     # The type hints on `value` give the OpenAPI schema each parameter's type.
 
     def filter_text(self, queryset, name, value: str):
-        return queryset.search(value)
+        return queryset.search(value, table=self.table_keys())
+
+    def table_keys(self) -> list[int]:
+        """The table keys of the search's criteria (see catalogue.search.table_keys())."""
+        data = self.form.cleaned_data
+        ages = data.get("ages") or []
+        category = data.get("categorie")
+        return table_keys(
+            players=[count for count in (data.get("joueurs"), len(ages)) if count],
+            youngest=[age for age in (data.get("age"), min(ages, default=None)) if age is not None],
+            minutes=data.get("duree_max"),
+            category=category.pk if isinstance(category, Category) else None,  # not an ESAR group
+            tags=[tag.pk for tag in data.get("tag") or ()],  # the list filter_tags() reads again
+        )
 
     def filter_ages(self, queryset, name, value: list[int]):
         return queryset.playable_by(ages=value).fitting_ages(value)

@@ -2,7 +2,7 @@
 
 On PostgreSQL the database keeps the search machinery up to date itself, whatever writes the games
 (the triggers of migrations `0003_search_triggers_and_lexicon`, `0013_search_postings` and
-`0014_search_posting_table_columns`):
+`0014_search_posting_table_columns`, and the index of `0015_game_search_table_keys`):
 
 - `Game.search_vector`: a weighted tsvector in the `french_unaccent` configuration (the French
   stemmer after `unaccent`): title (A), authors and publishers (B), tags (C), summary (D);
@@ -16,6 +16,9 @@ On PostgreSQL the database keeps the search machinery up to date itself, whateve
   ages, time, category, tags), B-tree-indexed in the order of the search: a search of one word reads
   its page, its count and its facets there, not every match (`catalogue.views.one_word_page()`,
   `posting_conditions()`).
+- `catalogue_table_keys()` (migration 0015): a game's « table keys », its numbers of players, ages,
+  times, category and tags as numbers (`table_keys()`), in the text's GIN index beside its search
+  document: a text search with a table's criteria reads only the games that pass them.
 
 On SQLite (a newcomer's first run) the text query falls back to `icontains`, without typo tolerance.
 """
@@ -119,6 +122,45 @@ class TagIds(models.Expression):
         return f"{compiler.quote_name(alias)}.{connection.ops.quote_name('tag_ids')}", []
 
 
+class TableKeys(models.Func):
+    """`catalogue_table_keys()` of the game's row (migration 0015): the game's « table keys », each a
+    condition of a table's search it meets, in the text's index beside its search document (see
+    table_keys()). The SQL must be the index's expression, argument for argument."""
+
+    function = "catalogue_table_keys"
+    output_field = ArrayField(models.BigIntegerField())
+
+    def __init__(self):
+        columns = ("players_min", "players_max", "age_min", "age_max", "duration_minutes", "category_id")
+        super().__init__(*map(F, columns), TagIds())
+
+
+# What a game's table keys hold (migration 0015's catalogue_table_keys(), which must agree): its
+# numbers of players up to TABLE_KEYS_PLAYERS, its ages up to TABLE_KEYS_AGE, the steps of this ladder of
+# times it fits in, its category and its tags.
+TABLE_KEYS_PLAYERS = 12
+TABLE_KEYS_AGE = 18
+TABLE_KEYS_MINUTES = (5, 10, 15, 20, 25, 30, 40, 45, 60, 75, 90, 120, 180, 240)
+
+
+def table_keys(
+    *, players=(), youngest=(), minutes: int | None = None, category: int | None = None, tags=()
+) -> list[int]:
+    """The table keys every game of a table's search carries: for each number of `players` and each
+    `youngest` age its games must admit, the time they must fit in (`minutes`), their `category` id and
+    `tags` ids. A game that passes those criteria carries them all; one that carries them all may still
+    miss a criterion the keys round up (a time between two steps of the ladder, more than 12 players,
+    someone older than 18), which the search checks on the game itself as before."""
+    keys = list(tags)
+    keys += [-100 - count for count in players if 1 <= count <= TABLE_KEYS_PLAYERS]
+    keys += [-200 - age for age in youngest if 0 <= age <= TABLE_KEYS_AGE]
+    if minutes is not None:
+        keys += [-1000 - step for step in TABLE_KEYS_MINUTES if step >= minutes][:1]
+    if category is not None:
+        keys.append(-1_000_000_000 - category)
+    return sorted(set(keys))
+
+
 # A word's postings (migration 0013), best first: the games with the word in their title, names or
 # tags, in the order a search of that one word sorts them. Parameters: the configuration, the word.
 # Each posting also carries the game's columns a table's search asks about (migration 0014), in the
@@ -182,7 +224,8 @@ def posting_conditions(games: models.QuerySet, *expressions, alias: str) -> tupl
 
 def one_word(games: models.QuerySet) -> tuple[str, models.QuerySet] | None:
     """For a search of one word (`GameQuerySet.search()`), the word and the same games without the
-    text's condition: the search's other conditions (ages, time, category…). None for another search."""
+    text's conditions (its words and its table keys): the search's other conditions (ages, time,
+    category…). None for another search."""
     if "one_word" not in games.query.annotations:
         return None
     others = games.order_by()
@@ -190,8 +233,11 @@ def one_word(games: models.QuerySet) -> tuple[str, models.QuerySet] | None:
         child
         for child in others.query.where.children
         if not (
-            isinstance(child, SearchVectorExact)
-            and getattr(child.lhs, "target", None) is games.model.search_vector.field
+            (
+                isinstance(child, SearchVectorExact)
+                and getattr(child.lhs, "target", None) is games.model.search_vector.field
+            )
+            or (isinstance(child, DataContains) and isinstance(child.lhs, TableKeys))
         )
     ]
     return games.query.annotations["one_word"].value, others
@@ -374,13 +420,19 @@ class GameSearchMixin:
     def _on_postgresql(self) -> bool:
         return connections[self.db].vendor == "postgresql"
 
-    def search(self, text: str):
+    def search(self, text: str, *, table: list[int] = ()):
         """Games matching free text over title, authors, publishers, tags and summary, with a `rank`.
 
         Whole words, French stemming, accents and case ignored, every word required. When the words
         match no game at all, each word missing from the catalogue's lexicon is taken as misspelt and
         replaced by the nearest word there ("catanne" becomes "catane"). This asks the database now,
         once or twice, so that the filtering itself stays one index lookup.
+
+        `table`: the table keys (table_keys()) of the search's other criteria, which the caller filters
+        by as well. The text's index holds each game's keys beside its words (migration 0015), so the
+        same index scan yields only the games that carry them: a search with a table's criteria reads
+        the rows of the games that pass them, not of every match (811 instead of 10,363 for
+        `q=labyrinthe&ages=9,4,42,32&duree_max=30` at 100,000 games).
         """
         text = " ".join(text.split())
         if not text:
@@ -390,7 +442,12 @@ class GameSearchMixin:
         if len(text) >= FUZZY_MIN_LENGTH:
             text = self._corrected(text) or text
         query = SearchQuery(text, config=SEARCH_CONFIG, search_type="websearch")
-        games = self.filter(search_vector=query).annotate(rank=SearchRank(F("search_vector"), query))
+        games = self.filter(search_vector=query)
+        if table:
+            games = games.filter(
+                DataContains(TableKeys(), Value(table, output_field=ArrayField(models.BigIntegerField())))
+            )
+        games = games.annotate(rank=SearchRank(F("search_vector"), query))
         if ONE_WORD.fullmatch(text):
             games = games.alias(one_word=Value(text))
         return games

@@ -381,6 +381,111 @@ def test_a_one_word_search_with_a_category_a_time_or_a_tag_lists_what_the_whole_
         assert titles_of(answers[0]) + (titles_of(answers[1]) if count > 20 else []) == expected, criteria
 
 
+def fits(game: Game, criteria: dict, parcours) -> bool:
+    """Whether `game` passes a table's `criteria`, as a librarian reads its notice."""
+    ages = [int(age) for age in criteria.get("ages", "").split(",") if age]
+    players = [count for count in (criteria.get("joueurs"), len(ages)) if count]
+    youngest = [age for age in (criteria.get("age"), min(ages, default=None)) if age is not None]
+    low, high = game.players_min, game.players_max
+    if not all(low is not None and high is not None and low <= count <= high for count in players):
+        return False
+    if not all(game.age_min is not None and game.age_min <= age <= (game.age_max or 999) for age in youngest):
+        return False
+    if "duree_max" in criteria and not (game.duration_minutes or 99999) <= criteria["duree_max"]:
+        return False
+    if criteria.get("categorie") == "A 408" and game.category != parcours:
+        return False
+    if criteria.get("categorie") == "A400" and game.category is None:  # both categories are in A400
+        return False
+    return "tag" not in criteria or game.tags.filter(slug=criteria["tag"]).exists()
+
+
+@pytest.mark.postgresql
+def test_a_text_search_with_a_table_lists_exactly_the_games_that_fit_it(client, db):
+    # The text's index holds each game's « table keys » (migration 0015): its numbers of players up to
+    # 12, its ages up to 18, the steps of a ladder of times it fits in, its category and tags, so that a
+    # text search with a table's criteria reads only the games that carry them. 72 games with `dragons`
+    # in their title or their summary only, every kind of notice: open-ended, unknown, at the edges of
+    # the keys (12 and 13 players, 18 and 19 years, 35 minutes between the ladder's 30 and 40, 240 and
+    # 241). Each search lists exactly the games that fit, as the notices read.
+    parcours, adresse = category("A 408", "Jeux de parcours"), category("A 409", "Jeux d'adresse")
+    players = [(1, 1), (2, 4), (2, 12), (3, 13), (13, 20), (2, 99), (None, None)]
+    ages = [(3, 7), (6, None), (8, 18), (10, 17), (18, None), (20, None), (None, None), (4, 12)]
+    minutes = [5, 10, 30, 31, 35, 36, 240, 241, None]
+    games = []
+    for number in range(72):
+        low, high = players[number % 7]
+        youngest, oldest = ages[number % 8]
+        games.append(
+            make_game(
+                f"Dragons {number:02d}" if number % 2 else f"Zeste {number:02d}",
+                summary="" if number % 2 else "Des dragons.",
+                players_min=low,
+                players_max=high,
+                age_min=youngest,
+                age_max=oldest,
+                duration_minutes=minutes[number % 9],
+                category=(parcours, adresse, None)[number % 3],
+                tags=("cartes",) * (number % 5 < 2),
+            )
+        )
+    games.append(make_game("Dragons sans âge ni durée", players_min=2, players_max=4))
+    for criteria in [
+        {"ages": "6, 40"},
+        {"ages": "18, 18"},
+        {"ages": "19, 45"},
+        {"joueurs": 12},
+        {"joueurs": 13},
+        {"joueurs": 1, "age": 7},
+        {"duree_max": 35},
+        {"duree_max": 30},
+        {"duree_max": 240},
+        {"duree_max": 241},
+        {"duree_max": 5},
+        {"categorie": "A 408", "tag": "cartes"},
+        {"categorie": "A400", "duree_max": 36},
+        {"ages": "6, 9, 38", "joueurs": 3, "duree_max": 45, "tag": "cartes"},
+    ]:
+        expected = sorted(game.title for game in games if fits(game, criteria, parcours))
+        assert 0 < len(expected) < len(games), criteria
+        found = []
+        for number in range(1, 6):
+            answer = client.get(GAMES, {"q": "dragons", **criteria, "page": number}).json()
+            found += titles_of(answer)
+            if not answer["next"]:
+                break
+        assert answer["count"] == len(expected), criteria
+        assert sorted(found) == expected, criteria
+
+
+@pytest.mark.postgresql
+def test_the_text_index_yields_only_the_games_that_fit_the_table(db):
+    # 40 games with `dragons`, 10 of them for 5 players of 6 years in 30 minutes. The text's index is
+    # asked for the word and the table's keys in one scan, so that it yields the games that pass, not
+    # every match: the search's SQL must be the index's expression (an argument more, another order, and
+    # the keys would be checked on each game's row instead). The test reads the scan's conditions, not
+    # its rows: the index also holds entries of the earlier tests' games, rolled back. The sequential
+    # scan is turned off: for so few rows it would win.
+    for number in range(40):
+        make_game(
+            f"Dragons {number:02d}", players_min=2, players_max=2 + number % 4, age_min=6, duration_minutes=30
+        )
+    search = GameFilter(QueryDict("q=dragons&ages=6,40&duree_max=30&joueurs=5"), queryset=Game.objects.all())
+    assert search.qs.count() == 10
+    # The text's conditions alone: its words and the keys of its table, both in the index.
+    games = Game.objects.search("dragons", table=search.table_keys())
+    sql, params = games.order_by().values("pk").query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute(
+            f"EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) SELECT count(*) FROM ({sql}) AS counted", params
+        )
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    scan = re.search(r"Bitmap Index Scan on catalogue_game_search_gin .*\n *Index Cond: (.*)", plan)
+    assert scan and "search_vector @@" in scan[1] and "catalogue_table_keys(" in scan[1], plan
+    assert "Filter" not in plan  # both conditions checked in the index
+
+
 # The postings as migrations 0013 and 0014 compute them from the games' search documents and columns.
 POSTINGS_FROM_DOCUMENTS = """
     SELECT u.lexeme, ts_rank(g.search_vector, quote_literal(u.lexeme)::tsquery), g.title, g.id,
