@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from . import esar
 from .models import Category, Game, Location, Tag
-from .search import table_keys
+from .search import category_keys, table_keys
 
 MAX_AGE = 120
 MAX_PLAYERS = 99
@@ -276,7 +276,9 @@ class GameFilter(django_filters.FilterSet):
     # The type hints on `value` give the OpenAPI schema each parameter's type.
 
     def filter_text(self, queryset, name, value: str):
-        return queryset.search(value, table=self.table_keys())
+        group = self.form.cleaned_data.get("categorie")
+        groups = category_keys(group.category_ids) if isinstance(group, esar.Group) else []
+        return queryset.search(value, table=self.table_keys(), table_any=groups)
 
     def table_keys(self) -> list[int]:
         """The table keys of the search's criteria (see catalogue.search.table_keys())."""

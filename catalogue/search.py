@@ -28,7 +28,7 @@ import re
 
 from django.contrib.postgres.expressions import ArraySubquery
 from django.contrib.postgres.fields import ArrayField
-from django.contrib.postgres.lookups import DataContains
+from django.contrib.postgres.lookups import DataContains, Overlap
 from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVectorExact
 from django.core.exceptions import EmptyResultSet, FullResultSet
 from django.db import connections, models
@@ -157,8 +157,13 @@ def table_keys(
     if minutes is not None:
         keys += [-1000 - step for step in TABLE_KEYS_MINUTES if step >= minutes][:1]
     if category is not None:
-        keys.append(-1_000_000_000 - category)
+        keys += category_keys([category])
     return sorted(set(keys))
+
+
+def category_keys(categories) -> list[int]:
+    """The table keys of these category ids: a game of one of them carries one of these keys."""
+    return [-1_000_000_000 - category for category in categories]
 
 
 # A word's postings (migration 0013), best first: the games with the word in their title, names or
@@ -237,7 +242,7 @@ def one_word(games: models.QuerySet) -> tuple[str, models.QuerySet] | None:
                 isinstance(child, SearchVectorExact)
                 and getattr(child.lhs, "target", None) is games.model.search_vector.field
             )
-            or (isinstance(child, DataContains) and isinstance(child.lhs, TableKeys))
+            or (isinstance(child, (DataContains, Overlap)) and isinstance(child.lhs, TableKeys))
         )
     ]
     return games.query.annotations["one_word"].value, others
@@ -420,7 +425,7 @@ class GameSearchMixin:
     def _on_postgresql(self) -> bool:
         return connections[self.db].vendor == "postgresql"
 
-    def search(self, text: str, *, table: list[int] = ()):
+    def search(self, text: str, *, table: list[int] = (), table_any: list[int] = ()):
         """Games matching free text over title, authors, publishers, tags and summary, with a `rank`.
 
         Whole words, French stemming, accents and case ignored, every word required. When the words
@@ -429,10 +434,11 @@ class GameSearchMixin:
         once or twice, so that the filtering itself stays one index lookup.
 
         `table`: the table keys (table_keys()) of the search's other criteria, which the caller filters
-        by as well. The text's index holds each game's keys beside its words (migration 0015), so the
-        same index scan yields only the games that carry them: a search with a table's criteria reads
-        the rows of the games that pass them, not of every match (811 instead of 10,363 for
-        `q=labyrinthe&ages=9,4,42,32&duree_max=30` at 100,000 games).
+        by as well; `table_any`: keys of which a game carries at least one (the categories of an ESAR
+        group: category_keys()). The text's index holds each game's keys beside its words (migration
+        0015), so the same index scan yields only the games that carry them: a search with a table's
+        criteria reads the rows of the games that pass them, not of every match (811 instead of 10,363
+        for `q=labyrinthe&ages=9,4,42,32&duree_max=30` at 100,000 games).
         """
         text = " ".join(text.split())
         if not text:
@@ -443,10 +449,9 @@ class GameSearchMixin:
             text = self._corrected(text) or text
         query = SearchQuery(text, config=SEARCH_CONFIG, search_type="websearch")
         games = self.filter(search_vector=query)
-        if table:
-            games = games.filter(
-                DataContains(TableKeys(), Value(table, output_field=ArrayField(models.BigIntegerField())))
-            )
+        for lookup, keys in ((DataContains, table), (Overlap, table_any)):
+            if keys:
+                games = games.filter(lookup(TableKeys(), Value(keys, output_field=TableKeys.output_field)))
         games = games.annotate(rank=SearchRank(F("search_vector"), query))
         if ONE_WORD.fullmatch(text):
             games = games.alias(one_word=Value(text))

@@ -460,30 +460,48 @@ def test_a_text_search_with_a_table_lists_exactly_the_games_that_fit_it(client, 
 
 @pytest.mark.postgresql
 def test_the_text_index_yields_only_the_games_that_fit_the_table(db):
-    # 40 games with `dragons`, 10 of them for 5 players of 6 years in 30 minutes. The text's index is
-    # asked for the word and the table's keys in one scan, so that it yields the games that pass, not
-    # every match: the search's SQL must be the index's expression (an argument more, another order, and
-    # the keys would be checked on each game's row instead). The test reads the scan's conditions, not
-    # its rows: the index also holds entries of the earlier tests' games, rolled back. The sequential
-    # scan is turned off: for so few rows it would win.
+    # 40 games with `dragons`, 10 of them for 5 players of 6 years in 30 minutes, 20 in a category of the
+    # ESAR group A400. The text's index is asked for the word and the table's keys in one scan, so that
+    # it yields the games that pass, not every match: the search's SQL must be the index's expression
+    # (an argument more, another order, and the keys would be checked on each game's row instead). The
+    # test reads the scan's conditions, not its rows: the index also holds entries of the earlier tests'
+    # games, rolled back. The sequential scan is turned off: for so few rows it would win.
+    parcours = category("A 408", "Jeux de parcours")
     for number in range(40):
         make_game(
-            f"Dragons {number:02d}", players_min=2, players_max=2 + number % 4, age_min=6, duration_minutes=30
+            f"Dragons {number:02d}",
+            players_min=2,
+            players_max=2 + number % 4,
+            age_min=6,
+            duration_minutes=30,
+            category=parcours if number % 2 else None,
         )
-    search = GameFilter(QueryDict("q=dragons&ages=6,40&duree_max=30&joueurs=5"), queryset=Game.objects.all())
-    assert search.qs.count() == 10
-    # The text's conditions alone: its words and the keys of its table, both in the index.
-    games = Game.objects.search("dragons", table=search.table_keys())
-    sql, params = games.order_by().values("pk").query.sql_with_params()
-    with connection.cursor() as cursor:
-        cursor.execute("SET LOCAL enable_seqscan = off")
-        cursor.execute(
-            f"EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) SELECT count(*) FROM ({sql}) AS counted", params
-        )
-        plan = "\n".join(row[0] for row in cursor.fetchall())
-    scan = re.search(r"Bitmap Index Scan on catalogue_game_search_gin .*\n *Index Cond: (.*)", plan)
-    assert scan and "search_vector @@" in scan[1] and "catalogue_table_keys(" in scan[1], plan
-    assert "Filter" not in plan  # both conditions checked in the index
+    for criteria, count, operator in [
+        ("ages=6,40&duree_max=30&joueurs=5", 10, "@>"),  # every key
+        ("categorie=A400", 20, "&&"),  # one of the group's categories
+    ]:
+        games = GameFilter(QueryDict(f"q=dragons&{criteria}"), queryset=Game.objects.all()).qs
+        assert games.count() == count
+        # The text's conditions alone: its words and the keys of its table, in one index condition.
+        games = games.order_by().values("pk")
+        games.query.where.children = [
+            child
+            for child in games.query.where.children
+            if isinstance(getattr(child, "lhs", None), search.TableKeys)
+            or getattr(getattr(child, "lhs", None), "target", None) is Game.search_vector.field
+        ]
+        assert len(games.query.where.children) == 2
+        sql, params = games.query.sql_with_params()
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL enable_seqscan = off")
+            cursor.execute(
+                f"EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) SELECT count(*) FROM ({sql}) AS counted", params
+            )
+            plan = "\n".join(row[0] for row in cursor.fetchall())
+        scan = re.search(r"Bitmap Index Scan on catalogue_game_search_gin .*\n *Index Cond: (.*)", plan)
+        assert scan and "search_vector @@" in scan[1], plan
+        assert "catalogue_table_keys((players_min)::integer" in scan[1] and f" {operator} " in scan[1], plan
+        assert "Filter" not in plan  # both conditions checked in the index
 
 
 # The postings as migrations 0013 and 0014 compute them from the games' search documents and columns.
