@@ -10,9 +10,10 @@ and time: 10,363 rows in 7,809 pages for 811 games at 100,000 games, 43,431 rows
 - `catalogue_table_keys(players_min, players_max, age_min, age_max, duration_minutes, category_id,
   tag_ids)`: a game's « table keys », each a condition of a table's search that the game meets, as a
   number: each of its tags (its id), each number of players from 1 to 12 it allows (−100 − n), each age
-  from 0 to 18 it admits (−200 − age: its lowest age or below, up to its highest), each step of a ladder
-  of times it fits in (−1000 − minutes: 5, 10, 15… 240) and its category (−1,000,000,000 − id).
-  `catalogue.search.table_keys()` writes a search's criteria the same way.
+  from 0 to 18 it admits (−200 − age: from its lowest age to its highest), each step of a ladder of
+  times it fits in (−1000 − minutes: 5, 10, 15… 240) and its category (−1,000,000,000 − id).
+  `catalogue.search.table_keys()` writes a search's criteria the same way (`category_keys()` an ESAR
+  group's categories, of which a game carries one).
 - `catalogue_game_search_gin` on `(search_vector, catalogue_table_keys(…))`, a GIN index on both,
   replaces `catalogue_game_search_vector_gin` (migration 0003): a search's text and its table keys are
   one index scan, which yields only the games that pass both.
