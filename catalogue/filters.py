@@ -10,6 +10,10 @@ import re
 import django_filters
 from django import forms
 from django.core.exceptions import ValidationError
+from django.db import connections
+from django.db.models import F
+from django.db.models.functions import Coalesce
+from django.db.models.lookups import Exact, In
 from django.db.models.query import EmptyQuerySet
 from django.utils.choices import BaseChoiceIterator
 from django.utils.translation import gettext_lazy as _
@@ -275,10 +279,21 @@ class GameFilter(django_filters.FilterSet):
 
     # The type hints on `value` give the OpenAPI schema each parameter's type.
 
+    # The text's index checks the search's tags and category with its words (its table keys), on
+    # PostgreSQL: see filter_text().
+    keyed = False
+
     def filter_text(self, queryset, name, value: str):
         group = self.form.cleaned_data.get("categorie")
         groups = category_keys(group.category_ids) if isinstance(group, esar.Group) else []
-        return queryset.search(value, table=self.table_keys(), table_any=groups)
+        keys = self.table_keys()
+        # The table keys hold a game's tags and category exactly: the text's index scan yields only the
+        # games with them. Their own conditions stay, for the search's postings (which have those columns
+        # and no keys), in a form their indexes cannot serve: the planner, which cannot know that the
+        # keys hold them, combined the text's scan with the category's index (87,000 games of `A 409`,
+        # 6.3 ms at 1,000,000 games) or the tags' (23,775 games for `famille`, 4.9 ms) for no game less.
+        self.keyed = bool(keys or groups) and connections[queryset.db].vendor == "postgresql"
+        return queryset.search(value, table=keys, table_any=groups)
 
     def table_keys(self) -> list[int]:
         """The table keys of the search's criteria (see catalogue.search.table_keys())."""
@@ -306,15 +321,21 @@ class GameFilter(django_filters.FilterSet):
         return queryset.shorter_than(value)
 
     def filter_category(self, queryset, name, value: str):
+        # Checked in the text's index already (filter_text()): not by the category's index too.
+        category = Coalesce("category_id", 0) if self.keyed else F("category_id")
         if isinstance(value, esar.Group):
-            # The group's category ids, found once: the filter stays an index condition on the game.
-            return queryset.filter(category_id__in=value.category_ids)
-        return queryset.filter(category=value)
+            # The group's category ids, found once: the filter stays a condition on the game's row.
+            return queryset.filter(In(category, value.category_ids))
+        return queryset.filter(Exact(category, value.pk))
 
     def filter_tags(self, queryset, name, value: list[Tag]):
         # No tag asked: the field gives `Tag.objects.none()`, which `with_tags` would compile only to
         # find it empty (~0.1 ms).
-        return queryset if isinstance(value, EmptyQuerySet) else queryset.with_tags(value)
+        return (
+            queryset
+            if isinstance(value, EmptyQuerySet)
+            else queryset.with_tags(value, indexed=not self.keyed)
+        )
 
     def filter_author(self, queryset, name, value: str):
         return queryset.by_author(value)

@@ -209,7 +209,7 @@ def posting_conditions(games: models.QuerySet, *expressions, alias: str) -> tupl
         elif isinstance(node, TagIds):
             if node.alias != base:
                 return None
-        elif isinstance(node, (Lookup, ExpressionWrapper, Value)):
+        elif isinstance(node, (Lookup, ExpressionWrapper, Value, Coalesce)):
             nodes += node.get_source_expressions()
         else:
             return None
@@ -477,14 +477,16 @@ class GameSearchMixin:
             )
         return queryset.annotate(rank=Value(0.0, output_field=models.FloatField()))
 
-    def with_tags(self, tags):
-        """Games carrying every one of these tags."""
+    def with_tags(self, tags, *, indexed: bool = True):
+        """Games carrying every one of these tags. Not `indexed`: the same condition, which the tags'
+        own index cannot serve (see GameFilter.filter_text())."""
         if not tags:
             return self
         if self._on_postgresql():
             # On the game's own row (or the covering index): no join to the game-tag links.
-            ids = Value([tag.pk for tag in tags], output_field=ArrayField(models.BigIntegerField()))
-            return self.filter(DataContains(TagIds(), ids))
+            ids = Value([tag.pk for tag in tags], output_field=TagIds.output_field)
+            tag_ids = TagIds() if indexed else Coalesce(TagIds(), Value([], output_field=TagIds.output_field))
+            return self.filter(DataContains(tag_ids, ids))
         through = self.model.tags.through
         queryset = self
         for tag in tags:

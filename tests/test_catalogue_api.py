@@ -504,6 +504,33 @@ def test_the_text_index_yields_only_the_games_that_fit_the_table(db):
         assert "Filter" not in plan  # both conditions checked in the index
 
 
+@pytest.mark.postgresql
+def test_a_text_search_checks_its_tags_and_category_in_the_text_index_alone(db):
+    # The table keys hold a game's tags and category exactly: the planner, which cannot know it, would
+    # also read the category's index or the tags' (thousands of games at full scale) for no game less.
+    # Their own conditions stay, for the postings, in a form those indexes cannot serve. The sequential
+    # scan is turned off: for so few rows it would win.
+    parcours = category("A 408", "Jeux de parcours")
+    for number in range(60):
+        make_game(
+            f"Dragons {number:02d}",
+            category=parcours if number % 3 else None,
+            tags=("cartes",) * (number % 2),
+        )
+        make_game(f"Autre {number:02d}", category=parcours, tags=("cartes",))
+    for criteria, count in [("categorie=A 408", 40), ("categorie=A400", 40), ("tag=cartes", 30)]:
+        games = GameFilter(QueryDict(f"q=dragons&{criteria}"), queryset=Game.objects.all()).qs.order_by()
+        assert games.count() == count
+        sql, params = games.values("pk").query.sql_with_params()
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL enable_seqscan = off")
+            cursor.execute(f"EXPLAIN SELECT count(*) FROM ({sql}) AS counted", params)
+            plan = "\n".join(row[0] for row in cursor.fetchall())
+        assert re.findall(r"Index (?:Only )?Scan (?:using|on) (\w+)", plan) == [
+            "catalogue_game_search_gin"
+        ], plan
+
+
 # The postings as migrations 0013 and 0014 compute them from the games' search documents and columns.
 POSTINGS_FROM_DOCUMENTS = """
     SELECT u.lexeme, ts_rank(g.search_vector, quote_literal(u.lexeme)::tsquery), g.title, g.id,
