@@ -284,9 +284,7 @@ class GameFilter(django_filters.FilterSet):
     keyed = False
 
     def filter_text(self, queryset, name, value: str):
-        group = self.form.cleaned_data.get("categorie")
-        groups = category_keys(group.category_ids) if isinstance(group, esar.Group) else []
-        keys = self.table_keys()
+        keys, groups = self.table_keys()
         # The table keys hold a game's tags and category exactly: the text's index scan yields only the
         # games with them. Their own conditions stay, for the search's postings (which have those columns
         # and no keys), in a form their indexes cannot serve: the planner, which cannot know that the
@@ -295,18 +293,21 @@ class GameFilter(django_filters.FilterSet):
         self.keyed = bool(keys or groups) and connections[queryset.db].vendor == "postgresql"
         return queryset.search(value, table=keys, table_any=groups)
 
-    def table_keys(self) -> list[int]:
-        """The table keys of the search's criteria (see catalogue.search.table_keys())."""
+    def table_keys(self) -> tuple[list[int], list[int]]:
+        """The table keys of the search's criteria (see catalogue.search.table_keys()): those every game
+        carries, and those of which each carries one (an ESAR group's categories)."""
         data = self.form.cleaned_data
         ages = data.get("ages") or []
         category = data.get("categorie")
-        return table_keys(
+        group = isinstance(category, esar.Group)
+        every = table_keys(
             players=[count for count in (data.get("joueurs"), len(ages)) if count],
             youngest=[age for age in (data.get("age"), min(ages, default=None)) if age is not None],
             minutes=data.get("duree_max"),
-            category=category.pk if isinstance(category, Category) else None,  # not an ESAR group
+            category=category.pk if category is not None and not group else None,
             tags=[tag.pk for tag in data.get("tag") or ()],  # the list filter_tags() reads again
         )
+        return every, category_keys(category.category_ids) if group else []
 
     def filter_ages(self, queryset, name, value: list[int]):
         return queryset.playable_by(ages=value).fitting_ages(value)

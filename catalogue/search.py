@@ -227,6 +227,14 @@ def posting_conditions(games: models.QuerySet, *expressions, alias: str) -> tupl
     return " AND ".join(parts), params
 
 
+def is_text_condition(condition, model: type[models.Model]) -> bool:
+    """Whether `condition`, in the WHERE clause of a search of `model` (the games), is one of the
+    conditions of its text that `GameQuerySet.search()` adds: its words, or its table keys."""
+    if isinstance(condition, SearchVectorExact):
+        return getattr(condition.lhs, "target", None) is model.search_vector.field
+    return isinstance(condition, (DataContains, Overlap)) and isinstance(condition.lhs, TableKeys)
+
+
 def one_word(games: models.QuerySet) -> tuple[str, models.QuerySet] | None:
     """For a search of one word (`GameQuerySet.search()`), the word and the same games without the
     text's conditions (its words and its table keys): the search's other conditions (ages, time,
@@ -235,15 +243,7 @@ def one_word(games: models.QuerySet) -> tuple[str, models.QuerySet] | None:
         return None
     others = games.order_by()
     others.query.where.children = [
-        child
-        for child in others.query.where.children
-        if not (
-            (
-                isinstance(child, SearchVectorExact)
-                and getattr(child.lhs, "target", None) is games.model.search_vector.field
-            )
-            or (isinstance(child, (DataContains, Overlap)) and isinstance(child.lhs, TableKeys))
-        )
+        child for child in others.query.where.children if not is_text_condition(child, games.model)
     ]
     return games.query.annotations["one_word"].value, others
 

@@ -504,10 +504,7 @@ def test_the_text_index_yields_only_the_games_that_fit_the_table(db):
             ], criteria
         # The text's conditions alone: its words and the keys of its table, both in the index.
         games.query.where.children = [
-            child
-            for child in games.query.where.children
-            if isinstance(getattr(child, "lhs", None), search.TableKeys)
-            or getattr(getattr(child, "lhs", None), "target", None) is Game.search_vector.field
+            child for child in games.query.where.children if search.is_text_condition(child, Game)
         ]
         plan = count_plan(games)
         scan = re.search(r"Bitmap Index Scan on catalogue_game_search_gin .*\n\s*Index Cond: (.*)", plan)
