@@ -235,6 +235,17 @@ def is_text_condition(condition, model: type[models.Model]) -> bool:
     return isinstance(condition, (DataContains, Overlap)) and isinstance(condition.lhs, TableKeys)
 
 
+def keys_name_a_tag(games: models.QuerySet) -> bool:
+    """Whether the table keys of a text search (`GameQuerySet.search(table=…)`) ask for a tag: its text's
+    index then yields only the games carrying it (a tag's key is its id, the only positive keys)."""
+    return any(
+        isinstance(condition, DataContains)
+        and isinstance(condition.lhs, TableKeys)
+        and any(key > 0 for key in condition.rhs.value)
+        for condition in games.query.where.children
+    )
+
+
 def one_word(games: models.QuerySet) -> tuple[str, models.QuerySet] | None:
     """For a search of one word (`GameQuerySet.search()`), the word and the same games without the
     text's conditions (its words and its table keys): the search's other conditions (ages, time,
