@@ -164,6 +164,31 @@ def one_word_page(
     return sql, params
 
 
+def ranked_page(games: QuerySet, bottom: int, top: int, limit: int) -> tuple[str, list] | None:
+    """For a text search sorted by rank (after `fits_everyone`), the SQL of one row: its count up to
+    `limit` and the ids of `games[bottom:top]`, in an array, both from one list of its matches. None
+    for another order.
+
+    Its page ranks every match, whose rows are read for their search documents; counted apart, the
+    same matches were found again in the text's index and their rows read again up to the limit:
+    `q=tresor+pirates` at 1,000,000 games found its 6,208 matches twice (4.4 ms each) and read 1,001 of
+    them again (1 ms) for a count that its page's list holds. (A search of one word reads its page and
+    count from its postings first: one_word_page().)
+    """
+    order = tuple(games.query.order_by)
+    if order not in (RANKED, FITS_FIRST_RANKED):
+        return None
+    fits = order == FITS_FIRST_RANKED
+    sql, params = _sql(_ids(games.order_by(), "rank", "title", *(["fits_everyone"] if fits else [])))
+    sort = f"{'fits_everyone DESC, ' if fits else ''}rank DESC, title, pk"
+    return (
+        f"WITH matches AS MATERIALIZED ({sql}) "
+        "SELECT (SELECT count(*) FROM (SELECT 1 FROM matches LIMIT %s) AS counted), "
+        f"ARRAY(SELECT pk FROM matches ORDER BY {sort} OFFSET %s LIMIT %s)",
+        [*params, limit, bottom, top - bottom],
+    )
+
+
 def count_statement(games: QuerySet, counted: QuerySet) -> tuple[str, list]:
     """The SQL of the count of `counted`, the ids of `games` up to a limit, as a scalar expression.
 
@@ -357,7 +382,9 @@ class LimitedCountPaginator(GamePaginator):
         try:
             both = None
             if getattr(self.object_list, "ranked_candidates", None) is None:  # see first_ids()
-                both = one_word_page(self.object_list, bottom, bottom + self.per_page, counted)
+                top = bottom + self.per_page
+                both = one_word_page(self.object_list, bottom, top, counted)
+                both = both or ranked_page(self.object_list, bottom, top, self.count_limit)
             if both is None:
                 counted_sql, counted_params = count_statement(self.object_list, counted)
                 ids_sql, ids_params = self.first_ids(self.asked)

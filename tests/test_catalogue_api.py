@@ -12,6 +12,7 @@ from django.core.files.base import ContentFile
 from django.core.management import call_command
 from django.db import connection
 from django.http import QueryDict
+from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 from rest_framework.request import Request
 from rest_framework.serializers import ModelSerializer
@@ -639,6 +640,46 @@ def test_a_word_with_a_tag_is_counted_by_the_text_index_which_holds_both(client,
 
     assert count("tag=memoire") == (11, False)  # the whole search, its summary match included
     assert count("joueurs=3") == (30, True)  # 30 postings pass: more than 20 games, from the postings
+
+
+@pytest.mark.postgresql
+def test_a_search_of_two_words_counts_and_pages_from_one_list_of_its_matches(client, db):
+    # Its page ranks every match: its count reads that list instead of finding the matches again in the
+    # text's index and reading their rows a second time (`q=tresor+pirates` at 1,000,000 games).
+    for number in range(45):
+        make_game(
+            f"Trésor des pirates {number:02d}",
+            players_min=2,
+            players_max=4,
+            age_min=5,
+            age_max=8 + 4 * (number % 2),
+            summary="Un trésor." * (number % 3),
+        )
+    make_game("Pirates sans rien")
+
+    for criteria in ("", "&ages=6,10"):  # ranked, or the games for everyone first, then ranked
+        games = GameFilter(QueryDict(f"q=tresor pirates{criteria}"), queryset=Game.objects.all()).qs
+        for page, limit in ((1, 21), (2, 41), (3, 1001)):
+            sql, params = views.ranked_page(games, 20 * (page - 1), 20 * page, limit)
+            with connection.cursor() as cursor:
+                cursor.execute(f"EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) {sql}", params)
+                plan = [row[0] for row in cursor.fetchall()]
+                cursor.execute(sql, params)
+                count, ids = cursor.fetchone()
+            # The same answer as the count and the page asked apart, from one scan of the matches.
+            assert (count, ids) == (
+                min(games.count(), limit),
+                [game.pk for game in games[20 * (page - 1) : 20 * page]],
+            )
+            assert sum("on catalogue_game" in line for line in plan) == 1, plan
+        with CaptureQueriesContext(connection) as queries:
+            answer = client.get(GAMES, QueryDict(f"q=tresor pirates{criteria}&page=2")).json()
+        (counted,) = [query["sql"] for query in queries if "count(*)" in query["sql"]]
+        with connection.cursor() as cursor:
+            cursor.execute(f"EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) {counted}")
+            assert sum("on catalogue_game" in row[0] for row in cursor.fetchall()) == 1
+        assert answer["count"] == 45
+        assert titles_of(answer) == [game.title for game in games[20:40]]
 
 
 def test_bad_filter_values_answer_400_with_a_french_message_per_field(client, catalogue):
