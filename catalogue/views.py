@@ -548,7 +548,9 @@ def _criteria_summary(data: dict) -> list[str]:
 
 
 def _relaxed(request: HttpRequest, label: str, drop: tuple[str, ...], **extra: str) -> dict | None:
-    """The search without the parameters `drop` (and with `extra`): its link and how many games it finds."""
+    """The search without the parameters `drop` (and with `extra`): its link and how many games it finds,
+    counted up to EXACT_COUNT_LIMIT as every search is (`more_than`: the formatted limit, past it).
+    Counted whole, « sans le texte recherché » counted the whole catalogue: 28 ms at 1,000,000 games."""
     query = request.GET.copy()
     query.pop("page", None)
     for name in drop:
@@ -558,10 +560,13 @@ def _relaxed(request: HttpRequest, label: str, drop: tuple[str, ...], **extra: s
     filterset = GameFilter(query, queryset=Game.objects.all())
     if not filterset.is_valid():
         return None
-    count = filterset.qs.order_by().count()
+    count = filterset.qs.order_by().values("pk")[: EXACT_COUNT_LIMIT + 1].count()
     if not count:
         return None
-    return {"label": label, "count": count, "url": f"?{query.urlencode()}"}
+    more_than = None
+    if count > EXACT_COUNT_LIMIT:
+        more_than = formats.number_format(EXACT_COUNT_LIMIT, force_grouping=True)
+    return {"label": label, "count": count, "more_than": more_than, "url": f"?{query.urlencode()}"}
 
 
 def _relax_suggestions(request: HttpRequest, data: dict) -> list[dict]:
