@@ -29,6 +29,17 @@ router.register("ledger", ledger_api.EntryViewSet, basename="ledger-entry")
 router.register("rules", rules_api.RulesViewSet, basename="rules")
 
 urlpatterns = [
+    # The API first: an address is matched against the patterns in order, and the desk's scanners and
+    # the families' phones call the API most (the pages' ~100 patterns before it: ~70 µs per call).
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    # Its script served apart (`?script`), no inline script or style: the Content-Security-Policy holds.
+    path(
+        "api/docs/",
+        SpectacularSwaggerSplitView.as_view(url_name="api-schema", template_name="api/swagger_ui.html"),
+        name="api-docs",
+    ),
+    path("api/rules/catane/board/", rules_board_api.catan_board, name="api-catan-board"),
+    path("api/", include(router.urls)),
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("connexion/", auth_views.LoginView.as_view(authentication_form=LoginForm), name="login"),
@@ -57,15 +68,6 @@ urlpatterns = [
     path("", include("inventory.urls")),
     path("", include("onsite.urls")),
     path("", include("privacy.urls")),
-    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    # Its script served apart (`?script`), no inline script or style: the Content-Security-Policy holds.
-    path(
-        "api/docs/",
-        SpectacularSwaggerSplitView.as_view(url_name="api-schema", template_name="api/swagger_ui.html"),
-        name="api-docs",
-    ),
-    path("api/rules/catane/board/", rules_board_api.catan_board, name="api-catan-board"),
-    path("api/", include(router.urls)),
     # Uploaded documents, served by runserver in DEBUG only (static() is empty otherwise).
     *static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT),
 ]
