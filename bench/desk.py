@@ -20,6 +20,8 @@ must have recorded its missing piece and made its copy incomplete.
     DATABASE_URL=… .venv/bin/python bench/desk.py --clients 20 --checkouts 4000
     # the same checkouts, then every copy returned with its pieces check (target: p95 <= 30 ms)
     DATABASE_URL=… .venv/bin/python bench/desk.py --clients 20 --interval 0.5 --checkouts 1000 --returns
+    # then as many reads that do next to nothing, the same way: what any request costs this server
+    DATABASE_URL=… .venv/bin/python bench/desk.py --clients 20 --checkouts 4000 --floor
 
 The load generator is one asyncio task per client in a single thread, writing prepared requests on
 asyncio streams, so that it costs little CPU next to the server on the same machine and adds no
@@ -43,6 +45,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
+
+import machine
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
@@ -154,6 +158,15 @@ def return_request(token: str, loan: int, missing_component: int | None) -> byte
     """The return of a loan after its pieces check: complete, or one piece of `missing_component` missing."""
     check = {"missing": [{"component": missing_component, "quantity": 1}]} if missing_component else {}
     return api_request(token, f"/api/loans/{loan}/return/", check)
+
+
+def get_request(token: str, path: str) -> bytes:
+    return f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Token {token}\r\n\r\n".encode()
+
+
+# What --floor asks, as many times as there were checkouts: the API's root (the token checked, the
+# links of the API: no other query) and one copy by its barcode (one row read), the simplest answers.
+FLOOR_PATHS = {"API root": "/api/", "copy by barcode": "/api/copies/{barcode}/"}
 
 
 def return_plans(token: str, plans: list[list[tuple[str, int]]]) -> tuple[list[list[bytes]], int]:
@@ -456,6 +469,11 @@ def main() -> None:
         action="store_true",
         help="then return every copy lent, with its pieces check (one in four with a piece missing)",
     )
+    parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="then time as many reads of the API's root and of a copy: the least a request costs",
+    )
     args = parser.parse_args()
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith("postgres"):
@@ -486,6 +504,7 @@ def main() -> None:
     warm_plans = [plan[:per_client] for plan in requests]
     timed_plans = [plan[per_client:] for plan in requests]
 
+    machine_line = machine.describe(url)
     command = [str(Path(PYTHON).parent / "gunicorn"), "ludotheque.wsgi", "--bind", f"127.0.0.1:{args.port}"]
     command += ["--workers", str(args.workers), "--log-level", "warning"]
     if args.threads > 1:
@@ -508,6 +527,11 @@ def main() -> None:
                 [p[per_client:] for p in back],
                 args.interval,
             )
+        floors = {}
+        for kind, path in FLOOR_PATHS.items() if args.floor else []:
+            reads = [[get_request(token, path.format(barcode=code)) for code, _ in plan] for plan in plans]
+            warm, timed = [p[:per_client] for p in reads], [p[per_client:] for p in reads]
+            floors[kind] = timed_run(gunicorn.pid, url, args.port, warm, timed, args.interval)
     finally:
         os.killpg(gunicorn.pid, signal.SIGTERM)
         gunicorn.wait(timeout=30)
@@ -518,6 +542,7 @@ def main() -> None:
     pace = f"each scanning every {args.interval} s on average" if args.interval else "closed loop"
     fee = f"; loan fee {args.loan_fee} €" if args.loan_fee != "0" else ""
     print(f"{args.clients} clients, {pace}; gunicorn {server_kind}{fee}")
+    print(machine_line)
     failures = []
     answered = len(checkouts.statuses) + len(checkouts.warm_statuses)
     checkouts.report("checkouts", warmups, 201, args.clients, args.interval)
@@ -533,6 +558,10 @@ def main() -> None:
         )
         if returns.errors(200) or problems:
             failures.append(f"{returns.errors(200)} errors in the returns; " + "; ".join(problems))
+    for kind, run in floors.items():
+        run.report(f"{kind} reads", warmups, 200, args.clients, args.interval)
+        if run.errors(200):
+            failures.append(f"{run.errors(200)} errors in the {kind} reads")
     if failures:
         sys.exit("FAILED: " + "; ".join(failures))
 

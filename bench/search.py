@@ -31,6 +31,8 @@ import time
 from pathlib import Path
 from urllib.parse import unquote, urlencode, urlsplit
 
+import machine
+
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_KINDS = ["ages+durée", "texte", "texte+filtres", "facettes"]
 WORDS = [
@@ -223,6 +225,8 @@ def main() -> None:
     global GZIP
     GZIP = not args.no_gzip
     target = urlsplit(args.url)
+    # Measured before the server starts, on a quiet machine (the database's only with --serve).
+    machine_line = machine.describe(os.environ.get("DATABASE_URL", "") if args.serve else "")
     server = serve(target.port) if args.serve else None
     try:
         connection = http.client.HTTPConnection(target.hostname, target.port, timeout=30)
@@ -267,6 +271,7 @@ def main() -> None:
                 # (count, capped): a list says "more than 1000" with count 1000 and count_exact false.
                 results.setdefault(kind, []).append((answer["count"], not answer.get("count_exact", True)))
         print(f"{total} games at {args.url}, {args.requests} requests per kind, one at a time")
+        print(machine_line)
         print(
             f"{'kind':<16} {'p50':>7} {'p95':>7} {'p99':>7} {'max':>7}  {'sql p50':>7} {'× sql':>5}  median results"
         )
