@@ -225,7 +225,7 @@ def main() -> None:
     global GZIP
     GZIP = not args.no_gzip
     target = urlsplit(args.url)
-    # Measured before the server starts, on a quiet machine (the database's only with --serve).
+    # Measured before the server starts; PostgreSQL's part only with --serve, which names the database.
     machine_line = machine.describe(os.environ.get("DATABASE_URL", "") if args.serve else "")
     server = serve(target.port) if args.serve else None
     try:
