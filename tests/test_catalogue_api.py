@@ -283,12 +283,17 @@ def test_a_one_word_search_at_a_table_pages_the_games_for_everyone_by_rank_first
     assert pages == [expected[:20], expected[20:40], expected[40:]]
 
 
+def plan_of(sql: str, params: list | None = None) -> list[str]:
+    """The lines of the plan that ran this statement, with each node's actual rows."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) {sql}", params)
+        return [row[0] for row in cursor.fetchall()]
+
+
 def whole_search_scans(sql: str, params: list) -> list[int]:
     """The rows given by each scan of the whole search (the games with the text's condition) that ran
     in this statement, whatever scan PostgreSQL chose; it reads the search's postings."""
-    with connection.cursor() as cursor:
-        cursor.execute(f"EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) {sql}", params)
-        plan = [row[0] for row in cursor.fetchall()]
+    plan = plan_of(sql, params)
     assert any(re.search(r"Scan .*on catalogue_search_posting", line) for line in plan)
     rows = []
     for number, line in enumerate(plan):
@@ -632,9 +637,7 @@ def test_a_word_with_a_tag_is_counted_by_the_text_index_which_holds_both(client,
         """The API's count, and whether counting (up to 21) read the word's postings."""
         games = GameFilter(QueryDict(f"q=vikings&{criteria}"), queryset=Game.objects.all()).qs
         sql, params = views.count_statement(games, games.order_by().values("pk")[:21])
-        with connection.cursor() as cursor:
-            cursor.execute(f"EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) SELECT {sql}", params)
-            plan = [row[0] for row in cursor.fetchall()]
+        plan = plan_of(f"SELECT {sql}", params)
         read = any("on catalogue_search_posting" in line and "never executed" not in line for line in plan)
         return client.get(GAMES, QueryDict(f"q=vikings&{criteria}")).json()["count"], read
 
@@ -661,9 +664,8 @@ def test_a_search_of_two_words_counts_and_pages_from_one_list_of_its_matches(cli
         games = GameFilter(QueryDict(f"q=tresor pirates{criteria}"), queryset=Game.objects.all()).qs
         for page, limit in ((1, 21), (2, 41), (3, 1001)):
             sql, params = views.ranked_page(games, 20 * (page - 1), 20 * page, limit)
+            plan = plan_of(sql, params)
             with connection.cursor() as cursor:
-                cursor.execute(f"EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) {sql}", params)
-                plan = [row[0] for row in cursor.fetchall()]
                 cursor.execute(sql, params)
                 count, ids = cursor.fetchone()
             # The same answer as the count and the page asked apart, from one scan of the matches.
@@ -675,9 +677,7 @@ def test_a_search_of_two_words_counts_and_pages_from_one_list_of_its_matches(cli
         with CaptureQueriesContext(connection) as queries:
             answer = client.get(GAMES, QueryDict(f"q=tresor pirates{criteria}&page=2")).json()
         (counted,) = [query["sql"] for query in queries if "count(*)" in query["sql"]]
-        with connection.cursor() as cursor:
-            cursor.execute(f"EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) {counted}")
-            assert sum("on catalogue_game" in row[0] for row in cursor.fetchall()) == 1
+        assert sum("on catalogue_game" in line for line in plan_of(counted)) == 1
         assert answer["count"] == 45
         assert titles_of(answer) == [game.title for game in games[20:40]]
 
