@@ -1,7 +1,8 @@
 #!/bin/sh
 # README command 2: install what the tests need (Debian's Chromium, PostgreSQL if none answers) and
 # run the whole test suite on PostgreSQL (or the DATABASE_URL given), then say which database it was.
-# Extra arguments go to pytest.
+# Extra arguments go to pytest. The tests run on every core (pytest-xdist); TEST_WORKERS=0 runs them in one
+# process, and `scripts/test.sh -m "not browser"` is the inner loop.
 cd "$(dirname "$0")/.."
 . scripts/venv.sh
 make_venv requirements-dev.txt
@@ -27,7 +28,7 @@ if [ -z "${DATABASE_URL:-}" ]; then
 fi
 
 status=0
-.venv/bin/python -m pytest "$@" || status=$?
+.venv/bin/python -m pytest -n "${TEST_WORKERS:-auto}" "$@" || status=$?
 # Say which database the suite ran on: on SQLite the tests marked `postgresql` were skipped.
 .venv/bin/python - <<'EOF'
 from ludotheque.settings import DATABASES

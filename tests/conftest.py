@@ -21,6 +21,23 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 PASSWORD = "motdepasse-de-test-42"
+# `.ci/run` sets this: there a browser test that cannot run is a failure, not a skip.
+BROWSERS_REQUIRED = os.environ.get("LUDO_BROWSERS_REQUIRED") == "1"
+
+
+def pytest_configure(config):
+    """Hash the tests' passwords with the fastest hasher: what they test is who may log in, not PBKDF2."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Where browsers are required, a browser test that was skipped (for any reason) fails instead."""
+    report = yield
+    if BROWSERS_REQUIRED and report.skipped and item.get_closest_marker("browser"):
+        report.outcome = "failed"
+        report.longrepr = f"a browser test was skipped where browsers are required: {report.longrepr}"
+    return report
 
 
 def pytest_collection_modifyitems(config, items):
@@ -72,9 +89,12 @@ def outsider(db):
 
 @pytest.fixture(scope="session")
 def browser():
-    """Debian's Chromium driven by Playwright; never a downloaded browser."""
+    """Debian's Chromium driven by Playwright; never a downloaded browser.
+
+    Without it the browser tests are skipped with the reason on a developer's machine, and fail in CI.
+    """
     if not os.path.exists(CHROMIUM):
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium).")
+        pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium).")
     # Playwright's sync API runs an event loop in this thread; the ORM calls the tests make between
     # browser steps are still plain synchronous calls.
     os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
