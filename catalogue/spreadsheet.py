@@ -24,6 +24,7 @@ from django.db.models import Prefetch
 from django.utils import translation
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from .models import Authorship, Component, Copy, Document, Game, PublisherCredit
 from .pieces import Piece
@@ -83,6 +84,10 @@ MAX_LENGTHS = {
 }
 MAX_ROWS = 10_000
 MAX_BYTES = 20 * 1024 * 1024
+CELL_TOO_LONG = gettext_lazy(
+    "ligne %(line)s : une cellule dépasse 128 Ko, ou un guillemet n'y est jamais fermé ; "
+    "le fichier ne peut pas être lu."
+)
 SEPARATOR = ";"
 _PIECE_RE = re.compile(r"([0-9]{1,6}) ?[×xX] ?(\S.*)")
 
@@ -140,7 +145,11 @@ def table(
     first_line = text.split("\n", 1)[0]
     delimiter = ";" if first_line.count(";") > first_line.count(",") else ","
     reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=delimiter)
-    header = [name.strip().lower() for name in reader.fieldnames or []]
+    try:
+        header = [name.strip().lower() for name in reader.fieldnames or []]
+    except csv.Error:
+        errors.append(SheetError(0, "", CELL_TOO_LONG % {"line": 1}))
+        return
     if required not in header:
         errors.append(
             SheetError(
@@ -158,7 +167,17 @@ def table(
         return
     reader.fieldnames = header
     end = 1  # the header's last line
-    for number, row in enumerate(reader, start=1):
+    rows = enumerate(reader, start=1)
+    while True:
+        try:
+            number, row = next(rows)
+        except StopIteration:
+            return
+        except csv.Error:
+            # The reader cannot go on past a cell over its limit (csv.field_size_limit(), 128 KB):
+            # the whole file is refused, as for a bad header, rather than the rows after it lost.
+            errors.append(SheetError(0, "", CELL_TOO_LONG % {"line": end + 1}))
+            return
         line, end = end + 1, reader.line_num  # a row's first line: its cells may hold line breaks
         if number > MAX_ROWS:
             errors.append(
@@ -169,6 +188,11 @@ def table(
             errors.append(SheetError(line, "", _("plus de cellules que de colonnes.")))
             continue
         values = {name: (value or "").strip() for name, value in row.items()}
+        nul = [name for name, value in values.items() if "\x00" in value]
+        if nul:
+            # PostgreSQL refuses a NUL in text; no spreadsheet writes one in a cell.
+            errors += [SheetError(line, name, _("un caractère nul (\\x00) : retirez-le.")) for name in nul]
+            continue
         if any(values.values()):
             yield line, values
 

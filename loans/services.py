@@ -442,16 +442,17 @@ def loan_create(
 def loan_renew(*, loan: Loan) -> Loan:
     """Push the due date back by one loan period, if the membership allows and nobody waits for the game."""
     loan = Loan.objects.select_for_update(of=("self",)).select_related("copy__game").get(pk=loan.pk)
-    member = Member.objects.select_related("membership_type").get(pk=loan.member_id)
-    loan.member = member
     game = loan.copy.game
     if not loan.is_open:
+        # Before reading the family: a closed loan may have none left (anonymised).
         _refuse(
             _("Ce prêt de « %(game)s » est clôturé : le jeu a été rendu le %(date)s."),
             code="not_on_loan",
             game=game.title,
             date=short_date(timezone.localdate(loan.returned_at)),
         )
+    member = Member.objects.select_related("membership_type").get(pk=loan.member_id)
+    loan.member = member
     _lock_game(game.pk)
     today = timezone.localdate()
     _check_membership(member, today)

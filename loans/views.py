@@ -243,7 +243,8 @@ def _warn_late(request: HttpRequest, member: Member) -> None:
 @staff_required
 @require_POST
 def loan_renew(request: HttpRequest, pk: int) -> HttpResponse:
-    loan = get_object_or_404(Loan, pk=pk)
+    # A loan anonymised (closed, its family forgotten) has no family page to renew it from.
+    loan = get_object_or_404(Loan, pk=pk, member__isnull=False)
     try:
         loan = services.loan_renew(loan=loan)
     except ValidationError as error:
@@ -456,7 +457,7 @@ def loan_lost(request: HttpRequest, pk: int) -> HttpResponse:
     loan = get_object_or_404(Loan.objects.select_related("copy__game", "member__membership_type"), pk=pk)
     if not loan.is_open:
         messages.info(request, _("Ce prêt est déjà clôturé."))
-        return redirect(loan.member)
+        return redirect(loan.member or "loans:desk")  # an anonymised loan has no family left
     price = services.lost_game_price(loan)
     form = LostForm(request.POST if request.method == "POST" else None, price=price)
     if form.is_valid():

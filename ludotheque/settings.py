@@ -278,6 +278,9 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # A NUL byte or an over-long value in the address or a form: a 400 for every page and API, in the
+    # visitor's language (below LocaleMiddleware) on the site's page (below the user it shows).
+    "ludotheque.badinput.BadInputMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     # A statement cut off by DATABASE_STATEMENT_TIMEOUT: a 503 that says so, not the 500 page.

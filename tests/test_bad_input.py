@@ -123,16 +123,16 @@ def test_a_page_number_beyond_a_bigint_is_not_found(client):
     assert response.status_code == 404
 
 
-def test_a_nul_byte_in_a_copy_barcode_is_not_found(client):
-    assert client.get("/api/copies/%00/").status_code == 404
-    assert client.get("/api/copies/90%0061/").status_code == 404
+def test_a_nul_byte_in_a_copy_barcode_is_a_bad_request(client):
+    assert client.get("/api/copies/%00/").status_code == 400
+    assert client.get("/api/copies/90%0061/").status_code == 400
 
 
-def test_a_nul_byte_in_the_desks_return_box_gets_a_message(client, staff_user):
+def test_a_nul_byte_in_the_desks_return_box_gets_a_message_on_its_field(client, staff_user):
     client.force_login(staff_user)
     response = client.get("/comptoir/retour/", {"barcode": "90\x0061"})
     assert response.status_code == 400
-    assert "Aucun exemplaire ne porte le code-barres" in text_of(response)
+    assert "barcode : Ce paramètre contient un caractère nul" in text_of(response)
 
 
 def test_a_nul_byte_in_a_lend_request_gets_a_message(staff_api):
@@ -188,3 +188,132 @@ def test_a_superscript_year_in_a_families_spreadsheet_is_a_row_error():
     make_membership_type(name="Famille (1 an)")
     sheet = read_families("carte;nom;type_adhesion;foyer\nM0001;Alex;Famille (1 an);Noa ²⁰¹⁵\n")
     assert [(error.line, error.column) for error in sheet.errors] == [(2, "foyer")]
+
+
+# --- NUL bytes and over-long values, refused in one place (ludotheque/badinput.py) ---------------------
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/games/%00/",
+        "/jeux/?categorie=%00",
+        "/api/games/?categorie=%00",
+        "/api/games/facets/?categorie=%00",
+        "/compte/calendrier/%00.ics",
+        "/jeux/?q=" + "a" * 5000,
+        "/regles/" + "a" * 5000 + "/",
+    ],
+)
+def test_a_nul_byte_or_an_overlong_value_in_an_address_is_a_bad_request(client, url):
+    make_game("Quarto")
+    response = client.get(url)
+    assert response.status_code == 400
+    if url.startswith("/api/"):
+        assert response["Content-Type"] == "application/json"
+        assert "caractère nul" in json.dumps(
+            response.json(), ensure_ascii=False
+        ) or "trop long" in json.dumps(response.json(), ensure_ascii=False)
+    else:
+        text = text_of(response)
+        assert "caractère nul" in text or "trop long" in text
+
+
+def test_the_api_names_the_parameter_it_refuses(client):
+    response = client.get("/api/games/", {"categorie": "\x00", "q": "quarto"})
+    assert response.status_code == 400
+    assert response.json() == {"categorie": ["Ce paramètre contient un caractère nul (\\x00) : retirez-le."]}
+
+
+def test_a_nul_byte_in_a_posted_form_is_a_bad_request_in_the_visitors_language(client):
+    response = client.post(
+        "/connexion/", {"username": "al\x00ex", "password": "x"}, HTTP_ACCEPT_LANGUAGE="en"
+    )
+    assert response.status_code == 400
+    assert "username : This parameter contains a NUL character" in text_of(response)
+
+
+def test_an_overlong_value_in_a_posted_form_is_a_bad_request(client):
+    response = client.post("/connexion/", {"username": "a" * 200_001, "password": "x"})
+    assert response.status_code == 400
+    assert "username : Ce paramètre est trop long" in text_of(response)
+
+
+def test_a_long_text_within_the_forms_bound_still_reaches_its_form(client, staff_user):
+    client.force_login(staff_user)
+    response = client.get("/comptoir/retour/", {"barcode": "9" * 1000})
+    assert response.status_code == 400
+    assert "Aucun exemplaire ne porte le code-barres" in text_of(response)
+
+
+# --- the spreadsheets' cells --------------------------------------------------------------------------
+
+
+def test_a_nul_byte_in_a_catalogue_spreadsheet_is_a_row_error():
+    from catalogue.spreadsheet import read_sheet
+
+    sheet = read_sheet("titre;joueurs_min\nQuarto;2\nQua\x00rto;2\n")
+    assert [(error.line, error.column) for error in sheet.errors] == [(3, "titre")]
+    assert [notice.title for notice in sheet.notices] == ["Quarto"]
+
+
+def test_a_nul_byte_in_a_families_spreadsheet_is_a_row_error():
+    from loans.exchange import read_families
+
+    make_membership_type(name="Famille (1 an)")
+    sheet = read_families(
+        "carte;nom;type_adhesion\nM0001;Al\x00ex;Famille (1 an)\nM0002;Sam;Famille (1 an)\n"
+    )
+    assert [(error.line, error.column) for error in sheet.errors] == [(2, "nom")]
+    assert [row.card for row in sheet.rows] == ["M0002"]
+
+
+@pytest.mark.parametrize(
+    ("url", "text"),
+    [
+        ("/catalogue/import/", "titre;joueurs_min\nQuarto;2\n{cell};2\nDixit;3\n"),
+        ("/comptoir/familles/import/", "carte;nom\nM0001;Alex\nM0002;{cell}\n"),
+        ("/catalogue/import/", "titre;{cell}\nQuarto;2\n"),
+    ],
+)
+def test_a_cell_over_128_kb_in_a_spreadsheet_refuses_the_file(client, staff_user, url, text):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    client.force_login(staff_user)
+    content = text.format(cell="Q" * 200_000).encode()
+    response = client.post(url, {"fichier": SimpleUploadedFile("fichier.csv", content, "text/csv")})
+    assert response.status_code == 400
+    assert "une cellule dépasse 128 Ko" in text_of(response)
+
+
+# --- a loan whose family was anonymised ---------------------------------------------------------------
+
+
+@pytest.fixture
+def anonymised_loan(staff_user):
+    from loans import services
+
+    loan = services.loan_create(
+        copy=make_copy(make_game("Quarto"), "90468"), member=make_member("M1"), staff=staff_user
+    )
+    services.loan_return(loan=loan, staff=staff_user)
+    Loan.objects.filter(pk=loan.pk).update(member=None)
+    return loan
+
+
+def test_renewing_an_anonymised_loan_through_the_api_is_refused(staff_api, anonymised_loan):
+    response = staff_api.post(f"/api/loans/{anonymised_loan.pk}/renew/")
+    assert response.status_code == 400
+    assert "clôturé" in json.dumps(response.json(), ensure_ascii=False)
+
+
+def test_renewing_an_anonymised_loan_at_the_desk_is_not_found(client, staff_user, anonymised_loan):
+    client.force_login(staff_user)
+    assert client.post(f"/comptoir/prets/{anonymised_loan.pk}/prolonger/").status_code == 404
+
+
+def test_declaring_an_anonymised_loan_lost_says_it_is_closed(client, staff_user, anonymised_loan):
+    client.force_login(staff_user)
+    response = client.get(f"/comptoir/prets/{anonymised_loan.pk}/perdu/", follow=True)
+    assert response.status_code == 200
+    assert "Ce prêt est déjà clôturé." in text_of(response)
