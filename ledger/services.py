@@ -398,13 +398,18 @@ def is_first_membership(member: "Member", today: datetime.date | None = None) ->
 
 
 def renewal_due(member: "Member", today: datetime.date | None = None) -> bool:
-    """Whether the membership has ended or ends within the renewal window (the family page says so)."""
+    """Whether the membership has ended or ends within the renewal window (the family page says so);
+    never for an erased family, which has left."""
+    if member.erased_at is not None:
+        return False
     return (member.membership_expiry - (today or timezone.localdate())).days <= RENEWAL_WINDOW_DAYS
 
 
 def can_renew(member: "Member", today: datetime.date | None = None) -> bool:
     """Whether the desk may renew now: the membership ends within the window, or was never recorded."""
     today = today or timezone.localdate()
+    if member.erased_at is not None:
+        return False
     return renewal_due(member, today) or is_first_membership(member, today)
 
 
@@ -438,6 +443,8 @@ def membership_renew(
     """
     member = _lock_member(member)
     today = today or timezone.localdate()
+    if member.erased_at is not None:
+        _refuse(_("Cette famille a été effacée : son adhésion ne se renouvelle plus."), code="member_erased")
     if not can_renew(member, today):
         _refuse(
             _(

@@ -236,8 +236,10 @@ def deposit_cash(request: HttpRequest, pk: int) -> HttpResponse:
 @staff_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def membership_renew(request: HttpRequest, pk: int) -> HttpResponse:
-    """Renew a family's membership: the new period, its price, paid now or owed."""
-    member = _get_member(pk)
+    """Renew a family's membership: the new period, its price, paid now or owed (never an erased one's)."""
+    member = get_object_or_404(
+        Member.objects.select_related("membership_type"), pk=pk, erased_at__isnull=True
+    )
     form = RenewalForm(
         request.POST if request.method == "POST" else None,
         request=request,

@@ -124,7 +124,7 @@ def _render_member(
     today = timezone.localdate()
     membership_valid = member.membership_is_valid(today)
     renewal = None
-    if not membership_valid and member.membership_start <= today:
+    if not membership_valid and member.membership_start <= today and member.erased_at is None:
         # What renewing the expired membership gives, said beside the button: the new expiry and the price.
         renewal = {
             "end": renewal_period(member, member.membership_type, today)[1],

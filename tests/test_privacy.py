@@ -273,3 +273,24 @@ def test_the_desk_page_offers_the_erasure(client, family, staff_user):
     client.force_login(staff_user)
     html = client.get(family.get_absolute_url()).content.decode()
     assert reverse("privacy:member-erase", args=[family.pk]) in html
+
+
+def test_an_erased_familys_desk_page_offers_no_renewal_loan_or_hold(client, family, staff_user):
+    _return_all(family, staff_user)
+    member_erase(member=family, staff=staff_user)
+    client.force_login(staff_user)
+    renew = reverse("ledger:membership-renew", args=[family.pk])
+    for page in (family.get_absolute_url(), reverse("ledger:family", args=[family.pk])):
+        html = client.get(page).content.decode()
+        assert "Renouveler l'adhésion" not in html and renew not in html
+    html = client.get(family.get_absolute_url()).content.decode()
+    assert "Famille effacée le" in html
+    assert reverse("loans:hold-create", args=[family.pk]) not in html
+    assert 'name="barcode"' not in html  # no lend box
+    assert reverse("privacy:member-erase", args=[family.pk]) not in html
+    assert client.get(renew).status_code == 404
+    with pytest.raises(ValidationError) as error:
+        ledger.membership_renew(
+            member=family, membership_type=family.membership_type, staff=staff_user, site=make_site()
+        )
+    assert error.value.code == "member_erased"
