@@ -37,6 +37,16 @@ def group_of(code: str) -> str | None:
     return f"A{match[1]}00" if match else None
 
 
+def spellings(code: str) -> list[str]:
+    """The ways a facet A code is written (`A406`, `A 406`), the code itself first; only the code for
+    another classification. People type it without the space that labels and the catalogue have."""
+    match = _CODE_RE.fullmatch(_compact(code))
+    if match is None:
+        return [code]
+    compact = match[0]
+    return list(dict.fromkeys([code, compact, f"{compact[0]} {compact[1:]}"]))
+
+
 def as_group(value: str) -> str | None:
     """The group a search value names (`A400`, `A 400`, `a400`), or None if it names something else."""
     compact = _compact(value)

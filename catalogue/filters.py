@@ -118,7 +118,12 @@ class CategoryChoices(BaseChoiceIterator):
 
 
 class CategoryField(forms.ChoiceField):
-    """A category code (`A 406`), or an ESAR facet A group (`A400`) meaning every category in it."""
+    """A category code (`A 406`, or `A406` as people type it), or an ESAR facet A group (`A400`)
+    meaning every category in it."""
+
+    # The code of what to_python() found, as the select writes it: the form shows the category chosen
+    # however it was typed, and sends it again (`A406` selects « A 406 »).
+    found: str | None = None
 
     def __init__(self, **kwargs):
         super().__init__(choices=CategoryChoices(), **kwargs)
@@ -130,13 +135,20 @@ class CategoryField(forms.ChoiceField):
         group = esar.as_group(value)
         if group is not None:
             ids = list(Category.objects.in_esar_group(group).values_list("pk", flat=True))
+            self.found = group
             return esar.Group(code=group, category_ids=ids)
-        category = Category.objects.filter(code=value).first()
-        if category is None:
+        # The code as typed first, should the catalogue have both spellings.
+        spellings = esar.spellings(value)
+        found = sorted(Category.objects.filter(code__in=spellings), key=lambda c: spellings.index(c.code))
+        if not found:
             raise ValidationError(
                 self.error_messages["invalid_choice"], code="invalid_choice", params={"value": value}
             )
-        return category
+        self.found = found[0].code
+        return found[0]
+
+    def bound_data(self, data, initial):
+        return self.found or data
 
     def validate(self, value) -> None:
         # to_python found the value in the database: no need to list every choice again.

@@ -64,6 +64,36 @@ def test_a_single_code_and_codes_of_other_classifications_keep_working(client, s
     assert titles(client.get(URL, {"categorie": "MAT 3"})) == ["Kapla"]
 
 
+def test_a_code_typed_without_its_space_finds_its_games_and_stays_chosen_on_the_page(client, shelves):
+    # The catalogue writes « A 406 » (and « A301 »): families and librarians type either.
+    for typed in ("A406", "a406", " A 406 "):
+        assert titles(client.get(URL, {"categorie": typed})) == ["Les colons de Catane"], typed
+    assert titles(client.get(URL, {"categorie": "A 301"})) == ["Puzzle des saisons"]
+    response = client.get(URL, {"categorie": "A406", "q": "catane"})
+    assert titles(response) == ["Les colons de Catane"]
+    # « Modifier » opens the form on that category, which sends it again; the summary names it.
+    html = response.content.decode()
+    assert re.search(r'<option value="A 406" selected>', html)
+    assert "« catane » · A 406 jeu de stratégie" in text_of(response)
+
+
+def test_a_code_typed_without_its_space_marks_its_facet_and_is_counted_by_the_api(client, shelves):
+    html = client.get(URL, {"categorie": "A406"}).content.decode()
+    assert re.search(r'<a href="\?" aria-current="true" class="selected">A 406 jeu de stratégie</a>', html)
+    facets = client.get("/api/games/facets/", {"categorie": "A406"}).json()
+    assert facets["count"] == 1
+    assert [(facet["code"], facet["count"]) for facet in facets["categories"]] == [("A 406", 1)]
+
+
+def test_the_api_takes_a_code_typed_without_its_space(client, shelves):
+    for typed in ("A406", "A 406"):
+        results = client.get("/api/games/", {"categorie": typed}).json()["results"]
+        assert [game["title"] for game in results] == ["Les colons de Catane"]
+    results = client.get("/api/games/", {"categorie": "A 301"}).json()["results"]
+    assert [game["title"] for game in results] == ["Puzzle des saisons"]
+    assert client.get("/api/games/", {"categorie": "A499"}).status_code == 400
+
+
 def test_an_unknown_code_is_refused_on_its_field(client, shelves):
     response = client.get(URL, {"categorie": "A 999"})
     assert response.status_code == 400
