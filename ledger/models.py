@@ -20,7 +20,27 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 ZERO = Decimal("0.00")
+CENT = Decimal("0.01")
 MONEY = {"max_digits": 9, "decimal_places": 2}
+
+
+class Money(models.DecimalField):
+    """A sum of amounts read back in cents: SQLite adds decimals as floats (1.80000000000000).
+
+    Only an expression's `output_field` (no column is of this type): the desk's forms prefill what
+    it reads, and a form refuses more than two decimals.
+    """
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**{**MONEY, **kwargs})
+
+    def from_db_value(self, value, expression, connection) -> Decimal | None:
+        return None if value is None else Decimal(value).quantize(CENT)
+
+
+def money_sum(expression, **extra) -> Sum:
+    """The sum of an amount (a column's name or an entry's effect), in cents whatever the database."""
+    return Sum(expression, output_field=Money(), **extra)
 
 
 class AppendOnlyError(RuntimeError):
@@ -124,7 +144,7 @@ def _signed(up: list[str], down: list[str], **only) -> Case:
         When(Q(kind__in=up, **only), then=F("amount")),
         When(kind__in=down, then=-F("amount")),
         default=Value(ZERO),
-        output_field=models.DecimalField(**MONEY),
+        output_field=Money(),
     )
 
 
@@ -133,7 +153,7 @@ def owed_effect() -> Case:
     return Case(
         When(kind__in=Kind.charges(), waived=True, then=Value(ZERO)),
         default=_signed(OWED_UP, OWED_DOWN),
-        output_field=models.DecimalField(**MONEY),
+        output_field=Money(),
     )
 
 
@@ -153,20 +173,20 @@ def member_balance() -> Coalesce:
         Entry.objects.filter(member=OuterRef("pk"))
         .order_by()
         .values("member")
-        .annotate(total=Sum(owed_effect()))
+        .annotate(total=money_sum(owed_effect()))
         .values("total")
     )
-    return Coalesce(Subquery(owed), Value(ZERO), output_field=models.DecimalField(**MONEY))
+    return Coalesce(Subquery(owed), Value(ZERO), output_field=Money())
 
 
 class EntryQuerySet(AppendOnlyQuerySet):
     def balance(self) -> Decimal:
         """What the families of these entries owe in total (negative: the ludothèque owes them)."""
-        return self.aggregate(total=Coalesce(Sum(owed_effect()), Value(ZERO)))["total"]
+        return self.aggregate(total=Coalesce(money_sum(owed_effect()), Value(ZERO)))["total"]
 
     def deposit_total(self) -> Decimal:
         """The deposits these entries leave held."""
-        return self.aggregate(total=Coalesce(Sum(held_effect()), Value(ZERO)))["total"]
+        return self.aggregate(total=Coalesce(money_sum(held_effect()), Value(ZERO)))["total"]
 
     def charges(self) -> "EntryQuerySet":
         return self.filter(kind__in=Kind.charges())
@@ -196,8 +216,8 @@ class EntryQuerySet(AppendOnlyQuerySet):
             .order_by()
             .values("method")
             .annotate(
-                payments=Coalesce(Sum(till_effect(), filter=~Q(kind__in=DEPOSIT_KINDS)), Value(ZERO)),
-                deposits=Coalesce(Sum(till_effect(), filter=Q(kind__in=DEPOSIT_KINDS)), Value(ZERO)),
+                payments=Coalesce(money_sum(till_effect(), filter=~Q(kind__in=DEPOSIT_KINDS)), Value(ZERO)),
+                deposits=Coalesce(money_sum(till_effect(), filter=Q(kind__in=DEPOSIT_KINDS)), Value(ZERO)),
             )
         )
         totals = {method: {"payments": ZERO, "deposits": ZERO, "total": ZERO} for method in Method.values}

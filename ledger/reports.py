@@ -4,7 +4,7 @@ type, deposits held, families owing money; each table and the year's journal as 
 import csv
 import datetime
 
-from django.db.models import Count, Sum
+from django.db.models import Count
 from django.db.models.functions import ExtractMonth
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET
 from loans.models import Member, MembershipType
 from ludotheque.access import staff_required
 
-from .models import ZERO, Entry, Kind, Membership, Method, owed_effect, till_effect
+from .models import ZERO, Entry, Kind, Membership, Method, money_sum, owed_effect, till_effect
 
 MONTHS = range(1, 13)
 
@@ -37,7 +37,7 @@ def revenue_by_month(year: int) -> list[dict]:
         .annotate(month=ExtractMonth("recorded_at"))
         .order_by()
         .values("kind", "month")
-        .annotate(total=Sum(owed_effect()))
+        .annotate(total=money_sum(owed_effect()))
     )
     return _by_month(rows, "kind", [(kind.value, kind.label) for kind in Kind if kind in Kind.charges()])
 
@@ -49,7 +49,7 @@ def takings_by_month(year: int) -> list[dict]:
         .annotate(month=ExtractMonth("recorded_at"))
         .order_by()
         .values("method", "month")
-        .annotate(total=Sum(till_effect()))
+        .annotate(total=money_sum(till_effect()))
     )
     return _by_month(rows, "method", Method.choices)
 
@@ -73,7 +73,7 @@ def memberships_by_type(year: int) -> list[dict]:
         for row in Membership.objects.filter(start__year=year)
         .order_by()
         .values("membership_type")
-        .annotate(count=Count("pk"), amount=Sum("price"))
+        .annotate(count=Count("pk"), amount=money_sum("price"))
     }
     valid_today = dict(
         Member.objects.filter(membership_start__lte=today, membership_expiry__gte=today)
@@ -111,7 +111,7 @@ def reports(request: HttpRequest) -> HttpResponse:
         "takings": takings_by_month(year),
         "memberships": memberships_by_type(year),
         "deposits": deposits,
-        "deposit_total": deposits.aggregate(total=Sum("amount"))["total"] or ZERO,
+        "deposit_total": deposits.aggregate(total=money_sum("amount"))["total"] or ZERO,
         "owing": Member.objects.owing().order_by("-balance", "name")[:100],
     }
     return render(request, "ledger/reports.html", context)

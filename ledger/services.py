@@ -21,13 +21,13 @@ from typing import TYPE_CHECKING, NoReturn
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import Max, Sum
+from django.db.models import Max
 from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 
 from catalogue.models import Location
 
-from .models import ZERO, Entry, Kind, Membership, Method, ReceiptCounter, TillClosure, till_effect
+from .models import ZERO, Entry, Kind, Membership, Method, ReceiptCounter, TillClosure, money_sum, till_effect
 
 if TYPE_CHECKING:
     from loans.models import Loan, Member, MembershipType, MissingPiece
@@ -533,7 +533,7 @@ def till_close(
     cash = (
         Entry.objects.in_period(site=site, after=opened_after, until=now)
         .filter(method=Method.CASH)
-        .aggregate(total=Sum(till_effect()))["total"]
+        .aggregate(total=money_sum(till_effect()))["total"]
         or ZERO
     )
     return TillClosure.objects.create(

@@ -4,7 +4,7 @@ the till. The treasurer's reports are in ledger/reports.py."""
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
-from django.db.models import Q, Sum
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -30,7 +30,7 @@ from .forms import (
     desk_site,
     remember_site,
 )
-from .models import ZERO, Entry, Kind, Method, TillClosure, till_effect
+from .models import ZERO, Entry, Kind, Method, TillClosure, money_sum, till_effect
 from .services import euros
 
 ENTRIES_PER_PAGE = 50
@@ -321,7 +321,7 @@ def receipt(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def deposit_list(request: HttpRequest) -> HttpResponse:
     deposits = Entry.objects.deposits_held().select_related("member", "site").order_by("recorded_at", "pk")
-    total = deposits.aggregate(total=Sum("amount"))["total"] or ZERO
+    total = deposits.aggregate(total=money_sum("amount"))["total"] or ZERO
     context = {"deposits": deposits, "total": total, "desk_site": desk_site(request)}
     return render(request, "ledger/deposit_list.html", context)
 
@@ -357,7 +357,7 @@ def till(request: HttpRequest) -> HttpResponse:
     previous, opened_after = services.till_period(site)
     entries = Entry.objects.in_period(site=site, after=opened_after)
     opening_float = previous.float_kept if previous else ZERO
-    cash = entries.filter(method=Method.CASH).aggregate(total=Sum(till_effect()))["total"] or ZERO
+    cash = entries.filter(method=Method.CASH).aggregate(total=money_sum(till_effect()))["total"] or ZERO
     context = {
         "site": site,
         "sites": Location.objects.order_by("name"),

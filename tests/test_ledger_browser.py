@@ -27,7 +27,6 @@ def no_sideways_scroll(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
-@pytest.mark.postgresql  # SQLite's sums lose the amount's two decimals (« 4,5 »)
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_a_volunteer_renews_an_expired_family_and_takes_a_cash_payment(page, live_server, staff_user):

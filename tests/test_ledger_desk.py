@@ -26,7 +26,6 @@ def desk(client, staff_user):
     return client
 
 
-@pytest.mark.postgresql  # SQLite's sums lose the amount's two decimals (« 4,5 »)
 def test_the_family_page_shows_what_the_family_owes_and_offers_to_take_it(desk, family, staff_user):
     charge(family, "4.50", staff_user, kind=Kind.LATE_FEE)
     response = desk.get(family.get_absolute_url())
