@@ -11,8 +11,9 @@ import pytest
 from django.core import mail
 from django.core.management import CommandError, call_command
 from django.db import IntegrityError
+from django.utils import timezone
 
-from loans.models import Member
+from loans.models import Hold, Member
 from notices.management.commands import run_daily
 from notices.models import Notice, NoticeItem
 from notices.services import notices_send
@@ -22,6 +23,8 @@ from tests.notice_helpers import TODAY, days, game_copy, lend, open_wednesdays_a
 pytestmark = pytest.mark.django_db
 
 Kind = NoticeItem.Kind
+# The command runs for today or a day gone by: its own tests use a day long past.
+PAST = TODAY.replace(year=2026)
 
 
 @pytest.fixture
@@ -265,12 +268,10 @@ def test_a_family_without_e_mail_gets_a_letter_to_its_postal_address(staff_user)
 
 
 def test_running_the_day_twice_tells_nobody_twice(family, staff_user):
-    lend(
-        game_copy("7 Wonders", "91233"), family, staff_user, lent_on=TODAY - days(29), due_on=TODAY - days(8)
-    )
+    lend(game_copy("7 Wonders", "91233"), family, staff_user, lent_on=PAST - days(29), due_on=PAST - days(8))
     out = io.StringIO()
-    call_command("run_daily", f"--date={TODAY}", stdout=out)
-    call_command("run_daily", f"--date={TODAY}", stdout=out)
+    call_command("run_daily", f"--date={PAST}", stdout=out)
+    call_command("run_daily", f"--date={PAST}", stdout=out)
     assert Notice.objects.count() == 1 and NoticeItem.objects.count() == 1
     assert len(mail.outbox) == 1
     assert "send_notices: 1 e-mail(s) handed" in out.getvalue()
@@ -319,20 +320,32 @@ def test_telling_a_family_of_six_late_games_costs_the_queries_of_one(
 def test_run_daily_reports_each_step_and_a_failing_step_does_not_stop_the_next(
     family, staff_user, monkeypatch
 ):
-    lend(
-        game_copy("7 Wonders", "91233"), family, staff_user, lent_on=TODAY - days(29), due_on=TODAY - days(8)
-    )
+    lend(game_copy("7 Wonders", "91233"), family, staff_user, lent_on=PAST - days(29), due_on=PAST - days(8))
 
     def broken(*, today):
         raise RuntimeError("disk full")
 
     monkeypatch.setattr(run_daily, "STEPS", [("broken", broken), *run_daily.STEPS])
     out, err = io.StringIO(), io.StringIO()
-    with pytest.raises(CommandError, match="1 step\\(s\\) failed on 2027-03-10: broken"):
-        call_command("run_daily", "--date=2027-03-10", stdout=out, stderr=err)
+    with pytest.raises(CommandError, match="1 step\\(s\\) failed on 2026-03-10: broken"):
+        call_command("run_daily", "--date=2026-03-10", stdout=out, stderr=err)
     assert "broken: FAILED" in err.getvalue() and "RuntimeError: disk full" in err.getvalue()
     assert "expire_holds: 0 hold(s) expired" in out.getvalue()
     assert "send_notices: 1 e-mail(s)" in out.getvalue()
+
+
+def test_run_daily_refuses_a_day_not_yet_come_and_the_next_familys_hold_stays_ready(family, staff_user):
+    today = timezone.localdate()
+    hold = set_aside(
+        game_copy("7 Wonders", "91233"), family, staff_user, ready_on=today, until=today + days(2)
+    )
+    with pytest.raises(CommandError, match="in the future"):
+        call_command("run_daily", f"--date={today + days(5)}", stdout=io.StringIO())
+    hold.refresh_from_db()
+    assert hold.status == Hold.Status.READY
+    call_command("run_daily", f"--date={today}", stdout=io.StringIO())
+    hold.refresh_from_db()
+    assert hold.status == Hold.Status.READY
 
 
 def test_run_daily_refuses_a_date_it_cannot_read():

@@ -28,11 +28,19 @@ class Command(BaseCommand):
         parser.add_argument(
             "--date",
             type=datetime.date.fromisoformat,
-            help="Run as if today were this day (YYYY-MM-DD), e.g. to catch up a missed day.",
+            help="Run as if today were this day (YYYY-MM-DD, today or earlier), e.g. to catch up a missed day.",
         )
 
     def handle(self, *args, date=None, **options):
-        today = date or timezone.localdate()
+        today = timezone.localdate()
+        # A day not yet come would expire holds whose families still have time to collect them and
+        # tell families of a lateness that has not happened: nothing of it could be taken back.
+        if date is not None and date > today:
+            raise CommandError(
+                f"--date {date} is in the future (today is {today}): the daily run only runs for today "
+                "or a missed day."
+            )
+        today = date or today
         failed = []
         for name, step in STEPS:
             try:
