@@ -318,6 +318,8 @@ def generate(games: int, copies: int, members: int, loans: int, seed: int) -> No
     from django.core.management import call_command
     from django.db import connection
 
+    from ludotheque.history import ALLOW_TRUNCATE
+
     call_command("migrate", verbosity=0)
     rng = random.Random(seed)
     now = datetime.datetime.now(datetime.UTC)
@@ -326,6 +328,7 @@ def generate(games: int, copies: int, members: int, loans: int, seed: int) -> No
 
     with connection.cursor() as django_cursor:
         cursor = django_cursor.cursor  # the psycopg cursor, for COPY
+        cursor.execute(ALLOW_TRUNCATE)  # the ledger's tables, reached by CASCADE, refuse it otherwise
         cursor.execute(
             "TRUNCATE catalogue_game, catalogue_copy, catalogue_author, catalogue_publisher, catalogue_tag, "
             "catalogue_category, catalogue_location, catalogue_language, loans_loan, loans_member, "

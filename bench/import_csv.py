@@ -112,9 +112,11 @@ def main() -> None:
 
     from catalogue.importing import games_import, summary
     from catalogue.spreadsheet import decode, read_sheet
+    from ludotheque.history import ALLOW_TRUNCATE
 
     call_command("migrate", verbosity=0)
     with connection.cursor() as cursor:
+        cursor.execute(ALLOW_TRUNCATE)  # the ledger's tables, reached by CASCADE, refuse it otherwise
         cursor.execute(
             "TRUNCATE catalogue_game, catalogue_copy, catalogue_author, catalogue_publisher, catalogue_tag, "
             "catalogue_category, catalogue_location, catalogue_language CASCADE"

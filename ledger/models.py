@@ -22,6 +22,9 @@ from django.utils.translation import gettext_lazy as _
 ZERO = Decimal("0.00")
 CENT = Decimal("0.01")
 MONEY = {"max_digits": 9, "decimal_places": 2}
+# Above every amount MONEY can hold. PostgreSQL's numeric NaN is greater than every number, so it
+# passes `amount > 0`; an upper bound under it is what refuses it.
+BEYOND_MONEY = Decimal("10000000")
 
 
 class Money(models.DecimalField):
@@ -315,6 +318,11 @@ class Entry(AppendOnlyModel):
                 violation_error_message=_("Nature d'écriture inconnue."),
             ),
             models.CheckConstraint(
+                condition=Q(amount__lt=BEYOND_MONEY),
+                name="ledger_entry_amount_a_number",
+                violation_error_message=_("Le montant doit être un nombre."),
+            ),
+            models.CheckConstraint(
                 condition=Q(reverses__isnull=True, amount__gt=0) | Q(reverses__isnull=False, amount__lt=0),
                 name="ledger_entry_amount_sign",
                 violation_error_message=_(
@@ -470,7 +478,7 @@ class Membership(AppendOnlyModel):
                 violation_error_message=_("L'adhésion ne peut pas finir avant d'avoir commencé."),
             ),
             models.CheckConstraint(
-                condition=Q(price__gte=0),
+                condition=Q(price__gte=0, price__lt=BEYOND_MONEY),
                 name="ledger_membership_price_not_negative",
                 violation_error_message=_("Le prix ne peut pas être négatif."),
             ),
@@ -541,7 +549,9 @@ class TillClosure(AppendOnlyModel):
             ),
             models.CheckConstraint(
                 condition=Q(cash_counted__gte=0, float_kept__gte=0, opening_float__gte=0)
-                & Q(float_kept__lte=F("cash_counted")),
+                & Q(float_kept__lte=F("cash_counted"))
+                & Q(cash_counted__lt=BEYOND_MONEY, opening_float__lt=BEYOND_MONEY)
+                & Q(cash_expected__lt=BEYOND_MONEY, cash_expected__gt=-BEYOND_MONEY),
                 name="ledger_tillclosure_cash_amounts",
                 violation_error_message=_(
                     "Les espèces comptées et le fond de caisse sont positifs ; on ne laisse pas plus "

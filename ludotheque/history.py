@@ -15,12 +15,18 @@ and why; each history table attaches it with one of the operations below, in a m
 
 Each operation creates (or replaces) the function itself, so it needs no dependency on the migration
 that created it first (`catalogue/migrations/0005_refuse_change_function.py`). Row triggers do not
-see TRUNCATE, which the test runner's flush uses. SQLite (a newcomer's first run) goes without.
+see TRUNCATE; `refuse_truncate()` adds the statement trigger that does, for the money's books. The
+test runner's flush and the benchmarks' loaders empty every table between runs: they say so first,
+`SET ludotheque.allow_truncate = on` in their session (ALLOW_TRUNCATE), which nothing else does.
+SQLite (a newcomer's first run) goes without.
 """
 
 from django.db import migrations
 
 from .db import run_on_postgresql
+
+# The one session setting under which TRUNCATE of a guarded table goes through (tests, benchmarks).
+ALLOW_TRUNCATE = "SET ludotheque.allow_truncate = on"
 
 FUNCTION = """
 CREATE OR REPLACE FUNCTION refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -69,6 +75,19 @@ def refuse_update_unless(table: str, column: str, allowed: str) -> migrations.Ru
         f"{FUNCTION} CREATE TRIGGER {trigger} BEFORE UPDATE OF {column} ON {table} FOR EACH ROW "
         f"WHEN (OLD.{column} IS DISTINCT FROM NEW.{column} AND NOT ({allowed})) "
         f"EXECUTE FUNCTION refuse_change('{column} of a row of history only ever changes to anonymise it');"
+    )
+    drop = f"DROP TRIGGER IF EXISTS {trigger} ON {table};"
+    return run_on_postgresql(create, drop)
+
+
+def refuse_truncate(table: str) -> migrations.RunPython:
+    """Refuse TRUNCATE of `table` (also reached by a TRUNCATE … CASCADE of a table it refers to),
+    unless the session set ALLOW_TRUNCATE."""
+    trigger = f"{table}_refuse_truncate"
+    create = (
+        f"{FUNCTION} CREATE TRIGGER {trigger} BEFORE TRUNCATE ON {table} FOR EACH STATEMENT "
+        "WHEN (coalesce(current_setting('ludotheque.allow_truncate', true), '') <> 'on') "
+        "EXECUTE FUNCTION refuse_change('this table is history, it is never emptied');"
     )
     drop = f"DROP TRIGGER IF EXISTS {trigger} ON {table};"
     return run_on_postgresql(create, drop)

@@ -8,6 +8,7 @@ from io import BytesIO
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.db.backends.signals import connection_created
 
 CHROMIUM = "/usr/bin/chromium"
 # Flags for a root, offline sandbox: no sandbox, no background calls to Google's hosts.
@@ -49,6 +50,19 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.get_closest_marker("postgresql"):
             item.add_marker(skip)
+
+
+def _allow_the_flush(sender, connection, **kwargs) -> None:
+    """The test runner empties every table between transactional tests; the ledger's refuse TRUNCATE
+    to any session that does not say it is the runner's (ludotheque/history.py)."""
+    if connection.vendor == "postgresql":
+        from ludotheque.history import ALLOW_TRUNCATE
+
+        with connection.cursor() as cursor:
+            cursor.execute(ALLOW_TRUNCATE)
+
+
+connection_created.connect(_allow_the_flush)
 
 
 @pytest.fixture(autouse=True)

@@ -229,6 +229,55 @@ def test_postgresql_refuses_to_change_or_delete_the_ledgers_history(family, staf
 
 
 @on_postgresql
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "TRUNCATE ledger_entry CASCADE",
+        "TRUNCATE ledger_membership",
+        "TRUNCATE ledger_tillclosure",
+        # Emptying the sites reaches the entries through their foreign key.
+        "TRUNCATE catalogue_location CASCADE",
+    ],
+)
+def test_postgresql_refuses_to_empty_the_ledgers_tables(family, staff_user, statement):
+    charge(family, "5.00", staff_user)
+    services.till_close(site=make_site(), staff=staff_user, cash_counted=Decimal("0"))
+    with (
+        pytest.raises(IntegrityError, match="TRUNCATE on ledger_.* refused"),
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
+        # The test runner's own connections may empty the tables between tests (tests/conftest.py);
+        # this statement runs as any other session would.
+        cursor.execute("SET LOCAL ludotheque.allow_truncate = off")
+        # The test's rows are in its open transaction: their foreign keys checked now, as after a commit.
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        cursor.execute(statement)
+    assert Entry.objects.count() == 1 and TillClosure.objects.count() == 1
+
+
+@on_postgresql
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "INSERT INTO ledger_entry (member_id, kind, amount, method, cheque_number, recorded_at, site_id,"
+        " clerk_id, waived, note) VALUES (%(member)s, 'other', 'NaN', '', '', now(), %(site)s, %(clerk)s,"
+        " false, 'pas un nombre')",
+        "INSERT INTO ledger_tillclosure (site_id, closed_at, closed_by_id, opening_float, cash_expected,"
+        " cash_counted, float_kept, note) VALUES (%(site)s, now(), %(clerk)s, 0, 0, 'NaN', 0, '')",
+    ],
+)
+def test_postgresql_refuses_an_amount_that_is_not_a_number(family, staff_user, statement):
+    with (
+        pytest.raises(IntegrityError, match="ledger_entry_amount_a_number|ledger_tillclosure_cash_amounts"),
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
+        cursor.execute(statement, {"member": family.pk, "site": make_site().pk, "clerk": staff_user.pk})
+    assert not Entry.objects.exists() and not TillClosure.objects.exists()
+
+
+@on_postgresql
 def test_postgresql_refuses_an_entry_dated_into_a_closed_till_period(family, staff_user):
     site = make_site()
     earlier = timezone.now() - datetime.timedelta(hours=1)

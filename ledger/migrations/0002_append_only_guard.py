@@ -8,7 +8,7 @@ Whatever writes to the database (the ORM, a shell, a script, psql), PostgreSQL r
   this app's own trigger function).
 
 Both raise SQLSTATE 23001 (restrict_violation), which Django reports as an IntegrityError. TRUNCATE
-(the owner's bulk reset, used by the test runner between tests) is not guarded. Nothing happens on
+is guarded by migration 0003. Nothing happens on
 SQLite, where the ORM's guard (ledger.models.AppendOnlyQuerySet/AppendOnlyModel) is the only one.
 """
 
