@@ -33,6 +33,7 @@ from .models import (
     SpreadsheetImport,
     Tag,
 )
+from .pictures import BoxPictureField
 from .services import barcode_allocate
 from .templatetags.games import make_thumbnails
 
@@ -347,6 +348,7 @@ class GameAdmin(LibrarianAccessMixin, admin.ModelAdmin):
     readonly_fields = ["created_at", "updated_at"]
     save_on_top = True
     inlines = [CopyInline, AuthorshipInline, PublisherCreditInline, ComponentInline, DocumentInline]
+    formfield_overrides = {models.ImageField: {"form_class": BoxPictureField}}  # bounded, re-saved
     fieldsets = [
         (None, {"fields": ["title", "slug", "image", "category", "tags", "languages", "document_type"]}),
         (

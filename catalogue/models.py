@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from . import esar
+from .pictures import validate_box_picture
 from .registry import circulation, elsewhere, elsewhere_label
 from .search import GameSearchMixin
 
@@ -137,12 +138,14 @@ def game_image_upload_to(instance: "Game", filename: str) -> str:
 
 
 def validate_game_image(file) -> None:
-    """Accept a JPEG, PNG or WebP photo, recognised by its content and named for it (as documents are)."""
+    """Accept a JPEG, PNG or WebP photo, recognised by its content and named for it (as documents are),
+    of at most pictures.MAX_PIXELS."""
     validate_document_file(file)
     if file.name.rsplit(".", 1)[-1].lower() not in ("jpg", "jpeg", "png", "webp"):
         raise ValidationError(
             _("La photo de la boîte doit être un JPEG, un PNG ou un WebP."), code="image_type"
         )
+    validate_box_picture(file)
 
 
 class GameQuerySet(GameSearchMixin, models.QuerySet):
