@@ -8,13 +8,14 @@ report then makes (missing copies marked lost, misplaced ones moved) are recorde
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, OuterRef, Q, Value
+from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from catalogue.models import Copy, Location
-from loans.models import Loan
+from loans.models import Hold, Loan
 
 # Statuses of the copies that should be on a shelf: one in repair may be at a volunteer's, a lost
 # or withdrawn one is not looked for (found again, it is "unexpected").
@@ -24,6 +25,11 @@ EXPECTED_STATUSES = [Copy.Status.ON_SHELF, Copy.Status.INCOMPLETE, Copy.Status.N
 def on_loan() -> Exists:
     """Whether the copy (OuterRef) has an open loan."""
     return Exists(Loan.objects.open().filter(copy=OuterRef("pk")))
+
+
+def set_aside() -> Exists:
+    """Whether the copy (OuterRef) waits at the desk for the family that reserved it."""
+    return Exists(Hold.objects.ready().filter(copy=OuterRef("pk")))
 
 
 class StocktakeQuerySet(models.QuerySet):
@@ -64,10 +70,11 @@ class Stocktake(models.Model):
         verbose_name = _("inventaire")
         verbose_name_plural = _("inventaires")
         constraints = [
+            # A stocktake of every site (no location) counts as site 0: NULLs are distinct in a unique
+            # index, and SQLite knows no NULLS NOT DISTINCT; an index on an expression both have.
             models.UniqueConstraint(
-                fields=["location"],
+                Coalesce("location", Value(0)),
                 condition=Q(closed_at__isnull=True),
-                nulls_distinct=False,
                 name="inventory_stocktake_one_open_per_location",
                 violation_error_message=_("Un inventaire de ce site est déjà en cours."),
             ),
@@ -89,8 +96,9 @@ class Stocktake(models.Model):
         return Copy.objects.filter(pk__in=self.scans.filter(copy__isnull=False).values("copy"))
 
     def expected_copies(self) -> models.QuerySet:
-        """The copies that should be on the shelves counted: their status says so and no family has them."""
-        copies = Copy.objects.filter(status__in=EXPECTED_STATUSES).exclude(on_loan())
+        """The copies that should be on the shelves counted: their status says so, no family has them
+        and none is kept at the desk for a hold (marking it lost would take it from its family)."""
+        copies = Copy.objects.filter(status__in=EXPECTED_STATUSES).exclude(on_loan()).exclude(set_aside())
         return copies.filter(location=self.location_id) if self.location_id else copies
 
     def missing_copies(self) -> models.QuerySet:

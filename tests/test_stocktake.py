@@ -5,15 +5,20 @@ misplaced (scanned here, recorded on another site), unexpected (unknown barcode,
 the copy is not on a shelf), and a copy still recorded on loan.
 """
 
+import datetime
+
 import pytest
 from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 from django.urls import reverse
+from django.utils import timezone
 
 from catalogue.models import Copy, Location
 from inventory import services
 from inventory.models import Scan, Stocktake, StocktakeChange
+from loans.models import Hold
 from tests.conftest import text_of
-from tests.search_helpers import lend, make_copy, make_game, site
+from tests.search_helpers import family, lend, make_copy, make_game, site
 from tests.test_loan_concurrency import run_at_once
 
 
@@ -74,8 +79,40 @@ def test_the_page_shows_progress_and_a_repeated_scan_counts_once(librarian, shel
         scan(librarian, stocktake, barcode)
     text = text_of(librarian.get(stocktake.get_absolute_url()))
     # Expected here: Catane, Quarto ×2 (Biblios is lost, Dixit on loan, Luxor in repair, K2 elsewhere).
-    assert "2 exemplaires attendus sur 3 scannés (4 lectures en tout)." in text
+    assert "2 exemplaires scannés sur 3 attendus (4 lectures en tout)." in text
     assert Scan.objects.filter(stocktake=stocktake).count() == 4
+
+
+def test_the_progress_says_one_in_the_singular(librarian, shelves):
+    stocktake = start(librarian, site("Ludobus"))
+    assert "0 exemplaire scanné sur 1 attendu (0 lecture en tout)." in text_of(
+        librarian.get(stocktake.get_absolute_url())
+    )
+    scan(librarian, stocktake, "91500")
+    assert "1 exemplaire scanné sur 1 attendu (1 lecture en tout)." in text_of(
+        librarian.get(stocktake.get_absolute_url())
+    )
+
+
+def test_a_copy_set_aside_for_a_hold_is_not_missing_nor_marked_lost(librarian, shelves, staff_user):
+    quarto = shelves["quarto"]
+    Hold.objects.create(
+        game=quarto.game,
+        member=family(),
+        position=1,
+        status=Hold.Status.READY,
+        copy=quarto,
+        created_by=staff_user,
+        ready_at=timezone.now(),
+        ready_until=timezone.localdate() + datetime.timedelta(days=7),
+    )
+    stocktake = start(librarian, site("Maison des Enfants"))
+    scan(librarian, stocktake, "90461")
+    assert "1 exemplaire scanné sur 2 attendus" in text_of(librarian.get(stocktake.get_absolute_url()))
+    librarian.post(reverse("inventory:stocktake-close", args=[stocktake.pk]))
+    assert list(stocktake.missing_copies().values_list("barcode", flat=True)) == ["90408"]
+    librarian.post(reverse("inventory:stocktake-mark-lost", args=[stocktake.pk]))
+    assert Copy.objects.get(barcode="90468").status == Copy.Status.ON_SHELF
 
 
 def test_closing_shows_missing_misplaced_unexpected_and_on_loan(librarian, shelves):
@@ -145,7 +182,6 @@ def test_a_closed_stocktake_takes_no_more_scans_and_corrections_wait_for_the_clo
     assert not Scan.objects.exists()
 
 
-@pytest.mark.postgresql
 def test_a_site_has_one_stocktake_open_at_a_time_and_it_can_be_resumed(librarian, shelves):
     stocktake = start(librarian, site("Maison des Enfants"))
     response = librarian.post(
@@ -157,6 +193,14 @@ def test_a_site_has_one_stocktake_open_at_a_time_and_it_can_be_resumed(librarian
     start(librarian, site("Ludobus"))
     start(librarian, None)
     assert librarian.post(reverse("inventory:stocktake-list"), {"localisation": ""}).status_code == 400
+
+
+def test_the_database_refuses_a_second_open_stocktake_of_every_site(staff_user):
+    Stocktake.objects.create(location=None, started_by=staff_user)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Stocktake.objects.create(location=None, started_by=staff_user)
+    Stocktake.objects.update(closed_at=timezone.now())
+    Stocktake.objects.create(location=None, started_by=staff_user)  # once closed, a new one may start
 
 
 @pytest.mark.parametrize("barcode", ["", "x" * 41])
