@@ -311,7 +311,7 @@ TEMPLATES = [
     },
 ]
 # Form widgets render through TEMPLATES, so that templates/ can give the rules forms their own widgets.
-FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
+FORM_RENDERER = "ludotheque.forms.FormRenderer"
 
 DATABASES = {
     "default": database_from_url(

@@ -6,6 +6,7 @@ an upper bound or « Encore 0 ». The texts of the notices themselves (summaries
 `.long-text`) are shown as the library catalogued them and are not read.
 """
 
+import datetime
 import re
 from html import unescape
 from io import StringIO
@@ -15,8 +16,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import Client
+from django.urls import reverse
 
+from loans import services
 from tests.conftest import text_of
+from tests.loan_helpers import make_copy, make_family_user, make_game, make_member
 from tests.wording import wording_faults
 
 pytestmark = pytest.mark.django_db
@@ -99,3 +103,39 @@ def test_a_family_reads_natural_french_on_its_account(demo):
     faults, read = walk(client, ["/compte/"])
     assert not faults, faults
     assert read >= 1
+
+
+def test_a_refusal_that_names_a_family_elides_de(client, staff_user):
+    """The desk lends a copy set aside for Alex: « la réservation d'Alex », not « de Alex »."""
+    game = make_game("Quarto")
+    copy = make_copy(game, "Q1")
+    services.hold_create(game=game, member=make_member("M0001", "Alex Tartempion"), staff=staff_user)
+    other = make_member("M0002", "Sam Bidule")
+    client.force_login(staff_user)
+    response = client.post(reverse("loans:member-detail", args=[other.pk]), {"barcode": copy.barcode})
+    assert response.status_code == 400
+    text = text_of(response)
+    assert "la réservation d'Alex Tartempion" in text and not wording_faults(text)
+
+
+def test_a_checkbox_label_takes_no_colon(client):
+    html = client.get(reverse("catalogue:game-list")).content.decode()
+    label = re.search(r'<label for="id_disponible">([^<]*)</label>', html).group(1)
+    assert label == "Disponible maintenant"
+
+
+def test_the_return_box_says_what_the_return_form_asks(client, staff_user):
+    """The return form asks how many of a piece are missing; nothing is ticked any more."""
+    client.force_login(staff_user)
+    text = text_of(client.get(reverse("loans:return-scan")))
+    assert "cochez" not in text and "Tout est complet" in text
+
+
+def test_english_pages_keep_european_dates(client, staff_user):
+    alex = make_member("M0001", "Alex Tartempion", user=make_family_user())
+    loan = services.loan_create(copy=make_copy(make_game("Quarto"), "Q1"), member=alex, staff=staff_user)
+    loan.due_on = datetime.date(2026, 12, 23)
+    loan.save(update_fields=["due_on"])
+    client.force_login(alex.user)
+    text = text_of(client.get(reverse("loans:account"), HTTP_ACCEPT_LANGUAGE="en"))
+    assert "Wednesday 23/12/2026" in text and "12/23/2026" not in text
