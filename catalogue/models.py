@@ -467,7 +467,7 @@ class CopyQuerySet(models.QuerySet):
 
     def in_circulation(self) -> "CopyQuerySet":
         """Copies lendable now or once repaired or completed: not lost, withdrawn or kept from lending."""
-        return self.filter(status__in=[Copy.Status.ON_SHELF, Copy.Status.IN_REPAIR, Copy.Status.INCOMPLETE])
+        return self.filter(status__in=Copy.Status.in_circulation())
 
     # Whether a copy is out or set aside, and until when, is the lending app's knowledge: it comes
     # through the catalogue's registry (catalogue/registry.py), never from an import of that app.
@@ -532,6 +532,11 @@ class Copy(models.Model):
         @classmethod
         def lendable(cls) -> list[str]:
             return [cls.ON_SHELF]
+
+        @classmethod
+        def in_circulation(cls) -> list[str]:
+            """Lendable now or once repaired or completed: families may queue for them."""
+            return [cls.ON_SHELF, cls.IN_REPAIR, cls.INCOMPLETE]
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="copies", verbose_name=_("jeu"))
     cote = models.CharField(_("cote"), max_length=40)

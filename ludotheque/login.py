@@ -5,9 +5,10 @@ from django import forms
 from django.conf import settings
 from django.contrib.auth import forms as auth_forms
 from django.contrib.auth import get_user_model
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm, UsernameField
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import render, resolve_url
 from django.utils.translation import gettext_lazy as _
 
 
@@ -40,3 +41,18 @@ class PasswordResetForm(auth_forms.PasswordResetForm):
             for user in users
             if user.has_usable_password() or (not user.is_staff and hasattr(user, "member"))
         )
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login view; without a page to go back to (`next`), each lands where it works: staff at
+    the desk, a family on its account."""
+
+    authentication_form = LoginForm
+
+    def get_default_redirect_url(self) -> str:
+        user = self.request.user
+        if user.is_staff:
+            return resolve_url("loans:desk")
+        if hasattr(user, "member"):
+            return resolve_url("loans:account")
+        return super().get_default_redirect_url()

@@ -12,7 +12,7 @@ from rest_framework.routers import DefaultRouter
 from catalogue import views as catalogue_views
 from ledger import api as ledger_api
 from loans import api as loans_api
-from ludotheque.login import LoginForm, PasswordResetForm
+from ludotheque.login import LoginView, PasswordResetForm
 from rules import api as rules_api
 from rules import board_api as rules_board_api
 
@@ -42,7 +42,7 @@ urlpatterns = [
     path("api/", include(router.urls)),
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("connexion/", auth_views.LoginView.as_view(authentication_form=LoginForm), name="login"),
+    path("connexion/", LoginView.as_view(), name="login"),
     path("deconnexion/", auth_views.LogoutView.as_view(), name="logout"),
     # Password reset by e-mail (also the link of a family's invitation, loans/accounts.py).
     path(
