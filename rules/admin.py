@@ -10,12 +10,14 @@ from ludotheque.access import LibrarianAccessMixin, ReadOnlyHistoryMixin
 from .declared.forms import (
     DeclaredLineForm,
     DeclaredLineFormSet,
+    DeclaredSetupAdminForm,
     DeclaredSheetForm,
     DeclaredTieBreakerForm,
     DeclaredTieBreakerFormSet,
 )
+from .declared.setups import declared_setup_save
 from .declared.sheets import declared_sheet_page
-from .models import DeclaredLine, DeclaredSheet, DeclaredTieBreaker, Revision, RulePage
+from .models import DeclaredLine, DeclaredSetup, DeclaredSheet, DeclaredTieBreaker, Revision, RulePage
 
 
 class RevisionInline(ReadOnlyHistoryMixin, admin.TabularInline):
@@ -120,3 +122,36 @@ class DeclaredSheetAdmin(LibrarianAccessMixin, admin.ModelAdmin):
             # Inside the admin's transaction: the page (and its first revision) and the sheet come together.
             obj.page = declared_sheet_page(game=form.cleaned_data["game"], author=request.user)
         super().save_model(request, obj, form, change)
+
+
+@admin.register(DeclaredSetup)
+class DeclaredSetupAdmin(LibrarianAccessMixin, admin.ModelAdmin):
+    """The declaration as JSON; the staff page (« Déclarer la mise en place ») is the friendlier way."""
+
+    form = DeclaredSetupAdminForm
+    list_display = ["page", "updated_at", "staff_link"]
+    list_select_related = ["page"]
+    search_fields = ["page__title", "page__slug"]
+
+    def get_fields(self, request, obj=None):
+        return ["definition", "sources"] if obj is not None else ["game", "definition", "sources"]
+
+    @admin.display(description=_("page de déclaration"))
+    def staff_link(self, setup: DeclaredSetup) -> str:
+        url = reverse("rules:setup-declare", args=[setup.page.slug])
+        return format_html('<a href="{}">{}</a>', url, _("Déclarer la mise en place"))
+
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        response = super().changeform_view(request, object_id, form_url, extra_context)
+        context = getattr(response, "context_data", None) or {}
+        if request.method == "POST" and response.status_code == 200 and context.get("errors"):
+            response.status_code = 400
+        return response
+
+    def save_model(self, request, obj: DeclaredSetup, form, change: bool) -> None:
+        # One write path (the page created if need be, the declaration checked again inside it).
+        game = form.notice()
+        saved = declared_setup_save(
+            game=game, definition=obj.definition, sources=obj.sources, author=request.user
+        )
+        obj.pk, obj.page = saved.pk, saved.page

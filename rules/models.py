@@ -349,3 +349,39 @@ class DeclaredTieBreaker(models.Model):
 
     def __str__(self) -> str:
         return str(self.line)
+
+
+# --- Declared setups ---------------------------------------------------------------------------------
+# A librarian's setup for a title without a coded module: components, counts per player count, steps,
+# as the JSON object docs/declared-rules.md describes (`setup`). The rules engine reads and checks it
+# (rules/engine/declared.py); rules/declared/setups.py turns it into the title's GameRules.
+
+
+class DeclaredSetup(models.Model):
+    """A title's setup declared as data: what its rules page's calculator, print aid and API compute from."""
+
+    page = models.OneToOneField(
+        RulePage,
+        on_delete=models.PROTECT,
+        related_name="declared_setup",
+        verbose_name=_("page de règles"),
+    )
+    definition = models.JSONField(
+        _("déclaration"),
+        help_text=_("Variantes, éléments et étapes, au format de docs/declared-rules.md."),
+    )
+    sources = models.TextField(
+        _("sources"), blank=True, help_text=_("D'où viennent les nombres (la règle du jeu, sa page).")
+    )
+    updated_at = models.DateTimeField(_("modifiée le"), auto_now=True)
+
+    class Meta:
+        ordering = ["page__title"]
+        verbose_name = _("mise en place déclarée")
+        verbose_name_plural = _("mises en place déclarées")
+
+    def __str__(self) -> str:
+        return str(self.page)
+
+    def get_absolute_url(self) -> str:
+        return reverse("rules:setup", kwargs={"slug": self.page.slug})

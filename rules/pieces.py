@@ -1,7 +1,7 @@
 """The rules engine's pieces for the catalogue's games: the admin's link choices, and what a copy missing some allows.
 
 A catalogue piece (`catalogue.Component`) is linked once, by the librarian, to a piece its game's
-module declares (`Component.rules_key`, rules/engine/pieces.py). Given a copy's missing pieces, the
+module or its declared setup names (`Component.rules_key`, rules/engine/pieces.py, docs/declared-rules.md). Given a copy's missing pieces, the
 engine then answers which ways of playing and player counts remain; a missing piece that is not
 linked allows nothing (the engine does not guess), one linked to ACCESSORY stops nothing.
 """
@@ -13,20 +13,19 @@ from collections.abc import Iterable
 from catalogue.models import Component, Game
 
 from .engine import ACCESSORY, ACCESSORY_LABEL, GameRules, Pieces, Playability, playable_with
-from .games import components_of, get_game
+from .games import components_of
 from .models import RulePage
-from .services import render_text, translate
-
-
-def coded_rules(game: Game) -> GameRules | None:
-    """The coded game module behind a catalogue notice (through its rules page), or None."""
-    slug = RulePage.objects.filter(game=game).values_list("slug", flat=True).first()
-    return get_game(slug) if slug else None
+from .services import game_rules, render_text, translate
 
 
 def game_pieces(game: Game) -> tuple[GameRules, Pieces] | None:
-    rules = coded_rules(game)
-    pieces = components_of(rules) if rules is not None else None
+    """The rules behind a notice and the pieces they declare: a coded module's, or a declared setup's."""
+    slug = RulePage.objects.filter(game=game).values_list("slug", flat=True).first()
+    rules = game_rules(slug) if slug else None
+    if rules is None:
+        return None
+    declared = getattr(rules, "declared_setup", None)
+    pieces = declared.pieces() if declared is not None else components_of(rules)
     return (rules, pieces) if pieces is not None else None
 
 
@@ -43,7 +42,7 @@ def piece_keys(game: Game) -> list[tuple[str, str]]:
 
 
 def playability(game: Game, missing: Iterable[tuple[Component, int]]) -> Playability | None:
-    """Which ways and player counts a copy of `game` missing these pieces allows; None without coded pieces."""
+    """Which ways and player counts a copy of `game` missing these pieces allows; None without declared pieces."""
     found = game_pieces(game)
     if found is None:
         return None

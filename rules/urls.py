@@ -1,6 +1,7 @@
 from django.urls import path
 
 from . import boards, views
+from .declared import views as declared_views
 from .pages import views as page_views
 
 app_name = "rules"
@@ -17,6 +18,7 @@ urlpatterns = [
     path("regles/<slug:slug>/", views.page_detail, name="page-detail"),
     path("regles/<slug:slug>/mise-en-place/", views.setup, name="setup"),
     path("regles/<slug:slug>/mise-en-place/imprimer/", views.setup_print, name="setup-print"),
+    path("regles/<slug:slug>/mise-en-place/declarer/", declared_views.setup_declare, name="setup-declare"),
     path("regles/<slug:slug>/feuille-de-score/", views.score_sheet, name="score-sheet"),
     path("regles/<slug:slug>/feuille-de-score/vierge/", views.score_pad, name="score-pad"),
     path("regles/<slug:slug>/feuille-de-score/imprimer/", views.score_print, name="score-print"),

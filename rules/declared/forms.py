@@ -1,4 +1,4 @@
-"""The admin's forms of a declared score sheet: a notice, who wins, the lines and the tie-breakers inline.
+"""The admin's forms of a declared score sheet (a notice, who wins, the lines and the tie-breakers inline) and setup.
 
 Used by `DeclaredSheetAdmin` (rules/admin.py). A tie-breaker names its line by the line's identifier,
 so a sheet and its tie-breakers can be written in one go, before the lines have an id: the
@@ -16,8 +16,9 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from catalogue.models import Game
-from rules.models import DeclaredLine, DeclaredSheet, DeclaredTieBreaker
+from rules.models import DeclaredLine, DeclaredSetup, DeclaredSheet, DeclaredTieBreaker
 
+from .setups import check_setup, setup_refusal
 from .sheets import sheet_refusal
 
 # The lines formset's prefix (its foreign key's related name), read by the tie-breakers.
@@ -165,3 +166,39 @@ class DeclaredTieBreakerFormSet(BaseInlineFormSet):
                     ),
                 )
             seen.add(key)
+
+
+class DeclaredSetupAdminForm(forms.ModelForm):
+    """The admin's declared setup: the declaration as JSON (docs/declared-rules.md), checked by the engine."""
+
+    game = forms.ModelChoiceField(
+        label=_("notice du catalogue"),
+        queryset=Game.objects.order_by("title"),
+        help_text=_(
+            "Le jeu qui reçoit cette mise en place ; sa page de règles est créée si elle n'existe pas."
+        ),
+    )
+
+    class Meta:
+        model = DeclaredSetup
+        fields = ["definition", "sources"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk is not None:
+            del self.fields["game"]  # a setup stays on its page
+
+    def notice(self) -> Game | None:
+        return self.cleaned_data.get("game") if self.instance.pk is None else self.instance.page.game
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        game = self.notice()
+        if game is not None and self.instance.pk is None and (refused := setup_refusal(game)) is not None:
+            self.add_error("game", refused)
+        if "definition" in cleaned and (self.instance.pk is not None or game is not None):
+            try:
+                check_setup(cleaned["definition"], game)
+            except ValidationError as error:
+                self.add_error("definition", error)
+        return cleaned

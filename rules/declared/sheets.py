@@ -6,7 +6,9 @@ wins; then the declared tie-breakers compare the units written on their lines, i
 GameRules, the sheet gets what the coded games get — its rules page's score form, the printable pad
 and filled sheet, `/api/rules/<slug>/score/` — through the one lookup, `rules.services.game_rules()`.
 
-A declared sheet has no setup calculator and no referee check; its player range is its notice's.
+A declared setup (`rules.models.DeclaredSetup`, rules/declared/setups.py) on the same page joins the
+sheet in one GameRules: its calculator, print aid and `/api/rules/<slug>/setup/`. A declared title has
+no referee check; its player range is its notice's.
 """
 
 from __future__ import annotations
@@ -17,15 +19,29 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from catalogue.models import Game
-from rules.engine import Criterion, GameRules, Integer, Line, PlayerRange, ScoredPlayer, ScoreSheet
+from rules.engine import (
+    Criterion,
+    GameRules,
+    Integer,
+    InvalidInput,
+    Line,
+    PlayerRange,
+    ScoredPlayer,
+    ScoreSheet,
+    Setup,
+    SetupResult,
+)
+from rules.engine.declared import SetupDeclaration, parse_setup
 from rules.games import all_games, get_game
 from rules.models import (
     LINE_UNITS_MAX,
     DeclaredLine,
+    DeclaredSetup,
     DeclaredSheet,
     DeclaredTieBreaker,
     RulePage,
@@ -70,8 +86,9 @@ class DeclaredRules(GameRules):
         title: str,
         players: PlayerRange,
         highest_total_wins: bool,
-        lines: tuple[DeclaredLineRule, ...],
+        lines: tuple[DeclaredLineRule, ...] = (),
         tie_breaks: tuple[DeclaredTieBreakRule, ...] = (),
+        setup: SetupDeclaration | None = None,
     ):
         self.slug = slug
         self.title = title
@@ -79,13 +96,27 @@ class DeclaredRules(GameRules):
         self.highest_total_wins = highest_total_wins
         self.declared_lines = lines
         self.declared_tie_breaks = tie_breaks
+        self.declared_setup = setup
+        self.variants = setup.variants if setup is not None else ()
+
+    @property
+    def features(self) -> list[str]:
+        return [
+            *(["setup"] if self.declared_setup is not None else []),
+            *(["score"] if self.declared_lines else []),
+        ]
+
+    def setup(self, setup: Setup) -> SetupResult:
+        return self.declared_setup.result(setup.players, setup.variants)
 
     @classmethod
-    def from_sheet(cls, sheet: DeclaredSheet) -> DeclaredRules:
-        """Read a sheet fetched `with_definition()` (its lines and tie-breakers prefetched)."""
-        notice = sheet.page.game
-        low = (notice.players_min if notice else None) or DEFAULT_PLAYERS_MIN
-        high = notice.players_max if notice else None
+    def from_page(cls, page: RulePage) -> DeclaredRules | None:
+        """Read a page fetched `with_declarations()`; None when it declares neither a sheet nor a setup."""
+        sheet = getattr(page, "declared_sheet", None)
+        stored = getattr(page, "declared_setup", None)
+        if sheet is None and stored is None:
+            return None
+        players = notice_players(page.game)
         lines = tuple(
             DeclaredLineRule(
                 key=line.key,
@@ -94,7 +125,7 @@ class DeclaredRules(GameRules):
                 sign=-1 if line.sign == Sign.MINUS else 1,
                 max_units=line.max_units,
             )
-            for line in sheet.lines.all()
+            for line in (sheet.lines.all() if sheet else ())
         )
         tie_breaks = tuple(
             DeclaredTieBreakRule(
@@ -102,15 +133,16 @@ class DeclaredRules(GameRules):
                 label=tie_breaker.line.label,
                 highest_wins=tie_breaker.winning == Winning.HIGHEST,
             )
-            for tie_breaker in sheet.tie_breakers.all()
+            for tie_breaker in (sheet.tie_breakers.all() if sheet else ())
         )
         return cls(
-            slug=sheet.page.slug,
-            title=sheet.page.title,
-            players=PlayerRange(low, high if high is None or high >= low else low),
-            highest_total_wins=sheet.winning == Winning.HIGHEST,
+            slug=page.slug,
+            title=page.title,
+            players=players,
+            highest_total_wins=sheet is None or sheet.winning == Winning.HIGHEST,
             lines=lines,
             tie_breaks=tie_breaks,
+            setup=stored_setup(stored, players) if stored is not None else None,
         )
 
     # The labels are the librarian's French words; the words around them are rendered now, in the
@@ -183,15 +215,37 @@ def criterion_label(tie_break: DeclaredTieBreakRule) -> str:
 # --- the lookup behind rules.services.game_rules() ------------------------------------------------
 
 
+def notice_players(notice: Game | None) -> PlayerRange:
+    """A declared title's player range: its notice's (at least DEFAULT_PLAYERS_MIN when it says nothing)."""
+    low = (notice.players_min if notice else None) or DEFAULT_PLAYERS_MIN
+    high = notice.players_max if notice else None
+    return PlayerRange(low, high if high is None or high >= low else low)
+
+
+def stored_setup(stored: DeclaredSetup, players: PlayerRange) -> SetupDeclaration | None:
+    """A saved declaration, read again; None when the notice's range changed under it (no count for a new count)."""
+    try:
+        return parse_setup(stored.definition, players)
+    except InvalidInput:
+        return None
+
+
+def _with_declarations():
+    return RulePage.objects.select_related("game", "declared_sheet", "declared_setup").prefetch_related(
+        "declared_sheet__lines", "declared_sheet__tie_breakers__line"
+    )
+
+
 def declared_rules(slug: str) -> DeclaredRules | None:
-    """The declared sheet on the page with this slug, as a GameRules, or None."""
-    sheet = DeclaredSheet.objects.with_definition().filter(page__slug=slug).first()
-    return DeclaredRules.from_sheet(sheet) if sheet is not None else None
+    """The declared sheet and setup on the page with this slug, as a GameRules, or None."""
+    page = _with_declarations().filter(slug=slug).first()
+    return DeclaredRules.from_page(page) if page is not None else None
 
 
 def all_declared_rules() -> list[DeclaredRules]:
-    """Every declared sheet (three queries whatever their number)."""
-    return [DeclaredRules.from_sheet(sheet) for sheet in DeclaredSheet.objects.with_definition()]
+    """Every page with a declared sheet or setup (four queries whatever their number)."""
+    pages = _with_declarations().filter(Q(declared_sheet__isnull=False) | Q(declared_setup__isnull=False))
+    return [rules for page in pages if (rules := DeclaredRules.from_page(page)) is not None]
 
 
 # --- giving a notice a declared sheet -----------------------------------------------------------------
