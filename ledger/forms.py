@@ -14,16 +14,9 @@ from catalogue.models import Location
 from loans.models import MembershipType
 
 from .models import Kind, Method
+from .money import MoneyField
 
 SESSION_SITE = "desk_site"
-AMOUNT = {
-    "max_digits": 9,
-    "decimal_places": 2,
-    "min_value": Decimal("0.01"),
-    "max_value": Decimal("99999.99"),
-    # Accepts « 12,50 » as well as « 12.50 ».
-    "localize": True,
-}
 # A service's refusal about one of its arguments goes on the form field of the same name.
 REFUSAL_FIELDS = {
     name: name for name in ("amount", "method", "cheque_number", "note", "kind", "cash_counted", "float_kept")
@@ -62,16 +55,12 @@ class SiteForm(forms.Form):
 class MoneyForm(SiteForm):
     """Money changing hands: how much, how, the cheque's number."""
 
-    amount = forms.DecimalField(label=_("Montant (€)"), **AMOUNT)
+    amount = MoneyField(label=_("Montant (€)"))
     method = forms.ChoiceField(label=_("Mode de paiement"), choices=Method.choices, initial=Method.CASH)
     cheque_number = forms.CharField(label=_("Numéro du chèque"), max_length=40, required=False)
     note = forms.CharField(label=_("Note"), max_length=200, required=False)
 
     field_order = ["amount", "method", "cheque_number", "note", "site"]
-
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["amount"].widget.attrs["inputmode"] = "decimal"
 
 
 class ChargeForm(SiteForm):
@@ -84,7 +73,7 @@ class ChargeForm(SiteForm):
         ],
         initial=Kind.OTHER,
     )
-    amount = forms.DecimalField(label=_("Montant (€)"), **AMOUNT)
+    amount = MoneyField(label=_("Montant (€)"))
     note = forms.CharField(label=_("Pour quoi"), max_length=200, required=False)
 
     field_order = ["kind", "amount", "note", "site"]
@@ -118,12 +107,8 @@ class RenewalForm(SiteForm):
 
 
 class TillCloseForm(forms.Form):
-    cash_counted = forms.DecimalField(
-        label=_("Espèces comptées dans la caisse (€)"), **(AMOUNT | {"min_value": Decimal(0)})
-    )
-    float_kept = forms.DecimalField(
-        label=_("Fond de caisse laissé pour la prochaine fois (€)"),
-        initial=Decimal(0),
-        **(AMOUNT | {"min_value": Decimal(0)}),
+    cash_counted = MoneyField(label=_("Espèces comptées dans la caisse (€)"), min_value=Decimal(0))
+    float_kept = MoneyField(
+        label=_("Fond de caisse laissé pour la prochaine fois (€)"), initial=Decimal(0), min_value=Decimal(0)
     )
     note = forms.CharField(label=_("Note (un écart s'explique ici)"), max_length=200, required=False)

@@ -1,7 +1,6 @@
 """The ledger's API resources: entries, and the requests that add one."""
 
 import datetime
-from decimal import Decimal
 
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -11,15 +10,10 @@ from catalogue.models import Copy, Location
 from loans.models import Loan, Member
 
 from .models import Entry, Kind, Method
+from .money import MoneySerializerField
 
 # A paper receipt typed later is at most this old.
 BACKDATING_DAYS = 366
-AMOUNT = {
-    "max_digits": 9,
-    "decimal_places": 2,
-    "min_value": Decimal("0.01"),
-    "max_value": Decimal("99999.99"),
-}
 
 
 class EntrySerializer(serializers.ModelSerializer):
@@ -80,7 +74,7 @@ class EntryCreateSerializer(serializers.Serializer):
 
     member = serializers.PrimaryKeyRelatedField(queryset=Member.objects.all())
     kind = serializers.ChoiceField(choices=[(kind, Kind(kind).label) for kind in CREATABLE])
-    amount = serializers.DecimalField(**AMOUNT)
+    amount = MoneySerializerField()
     site = serializers.PrimaryKeyRelatedField(queryset=Location.objects.all())
     method = serializers.ChoiceField(choices=Method.choices, required=False, allow_blank=True, default="")
     cheque_number = serializers.CharField(max_length=40, required=False, allow_blank=True, default="")

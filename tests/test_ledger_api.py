@@ -196,3 +196,31 @@ def test_an_entry_dated_long_ago_or_unreadably_is_refused_on_its_date(api, famil
     )
     assert response.status_code == 400 and response.json()["recorded_at"]
     assert not Entry.objects.exists()
+
+
+@pytest.mark.parametrize("amount", ["١٢", "١٢.٠٠", "１２", "1E1"])
+def test_an_amount_in_other_digits_is_refused_on_its_field(api, family, staff_user, amount):
+    charge(family, "15.00", staff_user)
+    response = post(
+        api,
+        "/api/ledger/",
+        {"member": family.pk, "kind": "payment", "amount": amount, "method": "cash", "site": make_site().pk},
+    )
+    assert response.status_code == 400
+    assert response.json() == {
+        "amount": ["Écrivez le montant avec les chiffres 0 à 9 et une virgule, par exemple 12,50."]
+    }
+    assert not Entry.objects.filter(kind=Kind.PAYMENT).exists()
+
+
+def test_an_amount_as_a_json_number_or_plain_digits_is_taken(api, family, staff_user):
+    charge(family, "15.00", staff_user)
+    site = make_site().pk
+    for amount in (2, 2.5, "2.50"):
+        response = post(
+            api,
+            "/api/ledger/",
+            {"member": family.pk, "kind": "payment", "amount": amount, "method": "cash", "site": site},
+        )
+        assert response.status_code == 201, response.json()
+    assert owed(family) == Decimal("8.00")

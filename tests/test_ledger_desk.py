@@ -80,6 +80,22 @@ def test_a_payment_with_a_bad_amount_is_refused(desk, family, staff_user, amount
     assert not Entry.objects.filter(kind=Kind.PAYMENT).exists()
 
 
+@pytest.mark.parametrize("amount", ["١٢", "１２", "12,٥٠", "1E1"])
+def test_an_amount_in_other_digits_or_with_an_exponent_is_refused_with_how_to_write_it(
+    desk, family, staff_user, amount
+):
+    charge(family, "15.00", staff_user)
+    response = desk.post(
+        reverse("ledger:payment-create", args=[family.pk]),
+        {"amount": amount, "method": "cash", "site": make_site().pk},
+    )
+    assert response.status_code == 400
+    assert "Écrivez le montant avec les chiffres 0 à 9 et une virgule, par exemple 12,50." in text_of(
+        response
+    )
+    assert not Entry.objects.filter(kind=Kind.PAYMENT).exists()
+
+
 def test_the_desk_charges_a_fee_with_what_it_is_for(desk, family):
     response = desk.post(
         reverse("ledger:charge-create", args=[family.pk]),
