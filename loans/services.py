@@ -43,6 +43,7 @@ from rules.pieces import summary as playability_summary
 
 from .models import HOLD_PICKUP_DAYS, Hold, Loan, Member, MembershipType, MissingPiece
 from .playable import copy_playability, copy_playable_store
+from .renewals import renewal_refusal
 
 
 @dataclass(frozen=True)
@@ -456,30 +457,11 @@ def loan_renew(*, loan: Loan) -> Loan:
     _lock_game(game.pk)
     today = timezone.localdate()
     _check_membership(member, today)
-    allowed = member.membership_type.renewals_allowed
-    if loan.renewals >= allowed:
-        if allowed == 0:
-            _refuse(
-                _("L'adhésion « %(type)s » ne permet pas de prolonger un prêt."),
-                code="renewal_limit",
-                type=member.membership_type.name,
-            )
-        _refuse(
-            _(
-                "« %(game)s » a déjà été prolongé %(count)s fois : c'est le maximum de l'adhésion "
-                "« %(type)s »."
-            ),
-            code="renewal_limit",
-            game=game.title,
-            count=loan.renewals,
-            type=member.membership_type.name,
-        )
-    if Hold.objects.waiting().filter(game=game).exists():
-        _refuse(
-            _("« %(game)s » est réservé par une autre famille : le prêt ne peut pas être prolongé."),
-            code="hold_waiting",
-            game=game.title,
-        )
+    refusal = renewal_refusal(
+        loan, member.membership_type, someone_waiting=Hold.objects.waiting().filter(game=game).exists()
+    )
+    if refusal is not None:
+        raise refusal
     # A late loan gets a full period from today; an early renewal adds one to the current due date.
     loan.due_on = due_date(
         copy=loan.copy, start=max(loan.due_on, today), days=member.membership_type.loan_period_days

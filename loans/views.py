@@ -37,6 +37,7 @@ from .forms import (
     copy_for_barcode,
 )
 from .models import Hold, Loan, Member, MembershipType, MissingPiece
+from .renewals import explain_loans
 from .services import short_date
 
 STATS_MONTHS = 12
@@ -627,11 +628,7 @@ def _suggestions(member: Member) -> list[Game]:
 def account(request: HttpRequest) -> HttpResponse:
     member = _get_member_for_user(request.user)
     loans = list(member.loans.open().select_related("copy__game").order_by("due_on", "pk"))
-    waiting = Hold.objects.waiting().filter(game_id__in=[loan.copy.game_id for loan in loans])
-    held_games = set(waiting.values_list("game_id", flat=True))
-    allowed = member.membership_type.renewals_allowed if member.membership_is_valid() else 0
-    for loan in loans:
-        loan.renewable = loan.renewals < allowed and loan.copy.game_id not in held_games
+    explain_loans(loans, member, timezone.localdate())
     return render(
         request,
         "loans/account.html",

@@ -32,7 +32,7 @@ def test_a_family_sees_its_loans_with_their_due_dates(client, world):
     html = client.get(reverse("loans:account")).content.decode()
     assert "Compte d'Alex Tartempion" in html
     assert world["current"].due_on.strftime("%d/%m/%Y") in html
-    assert '<tr class="late">' in html and "(en retard)" in html
+    assert '<tr class="late">' in html and "en retard depuis le" in html
     assert "Vous pouvez encore emprunter 1 jeu." in html
 
 

@@ -6,11 +6,12 @@ Django's template language spent ~0.3 ms on each (four templates, their tags and
 of the page /jeux/.
 """
 
+import datetime
 import zlib
 
 from django import template
 from django.template.loader import get_template
-from django.utils import formats
+from django.utils import formats, timezone
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -108,6 +109,15 @@ def _translated(message: str, **values) -> str:
 
 
 @register.filter
+def late_since(due_on: datetime.date | None) -> datetime.date | None:
+    """The day a copy due on `due_on` is late since, or None while that day has not passed: a return
+    date gone by is no return to expect, so the pages say « en retard depuis le … » instead."""
+    if due_on is None or due_on >= timezone.localdate():
+        return None
+    return due_on + datetime.timedelta(days=1)
+
+
+@register.filter
 def shelf_status(game) -> str:
     """The line under a game's title (shelf_line()): where a copy waits on a shelf, else when the first
     one comes back, else why none can be borrowed."""
@@ -125,6 +135,10 @@ def shelf_status(game) -> str:
             )
         return _translated(_("En rayon à %(site)s"), site=game.shelf_site)
     if game.next_due_on:
+        if late := late_since(game.next_due_on):
+            return _translated(
+                _("Tous sortis — en retard depuis le %(date)s"), date=formats.date_format(late, "d/m")
+            )
         return _translated(
             _("Tous sortis — retour prévu le %(date)s"), date=formats.date_format(game.next_due_on, "d/m")
         )
