@@ -12,6 +12,7 @@ from django.utils.functional import cached_property
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
+from .pages.bounds import bounded_sections
 from .pages.markup import Section, split_sections
 
 # The name recorded on revisions written by the fixtures loader (`load_rule_pages`).
@@ -150,16 +151,19 @@ class Revision(models.Model):
 
     @property
     def section_list(self) -> list[Section]:
-        """The stored sections, as markup.split_sections() made them when the revision was saved."""
-        return [
-            Section(
-                kind=section["kind"],
-                title=section["title"],
-                body_html=mark_safe(section["body_html"]),  # noqa: S308 - rendered by markup.py, which escapes
-                anchor=section["anchor"],
-            )
-            for section in self.sections
-        ]
+        """The stored sections, as markup.split_sections() made them when the revision was saved (at
+        most bounds.MAX_SECTIONS: a revision saved before that limit has its last ones folded)."""
+        return bounded_sections(
+            [
+                Section(
+                    kind=section["kind"],
+                    title=section["title"],
+                    body_html=mark_safe(section["body_html"]),  # noqa: S308 - rendered by markup.py, which escapes
+                    anchor=section["anchor"],
+                )
+                for section in self.sections
+            ]
+        )
 
     @property
     def by_loader(self) -> bool:

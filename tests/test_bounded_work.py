@@ -8,6 +8,7 @@ Each time budget compares a tricky input with a plain one of the same size, time
 import json
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 
@@ -15,8 +16,10 @@ from catalogue.pmb import parse_page, split_tags
 from rules.engine import ScoredPlayer, rank
 from rules.engine.game import PlayerRange
 from rules.models import LOADER_AUTHOR, REVISION_MAX_LENGTH, Revision, RulePage
-from rules.pages.diff import TooDifferent, diff_rows
+from rules.pages.bounds import MAX_LINES, MAX_SECTIONS
+from rules.pages.diff import DIFF_MAX_ROWS, TooDifferent, diff_rows, matching_blocks
 from rules.pages.markup import split_sections, to_html
+from rules.pages.services import revision_create
 from rules.pages.wiki_import import contributions_parse
 from tests.conftest import text_of
 from tests.timing import assert_about_as_fast, assert_linear
@@ -128,12 +131,10 @@ def test_a_revision_is_rendered_once_when_saved_and_shown_as_stored(client, page
 def test_two_versions_of_repeated_lines_are_compared_quickly():
     # difflib took over 30 s on these two 4 KB texts (75,000 times a one-line change): the shortest
     # edit script, 1,000 deletions and 1,000 insertions, costs a few hundred times that one now.
-    old, new = "x\n" * 2000, "x\ny\n" * 1000
-    assert_about_as_fast(
-        lambda pair: diff_rows(*pair), (old, new), (old, old.replace("x", "z", 1)), ratio=1000
-    )
-    rows = diff_rows(old, new)
-    assert sum(row.kind in ("insert", "replace") and row.new_text == "y" for row in rows) == 1000
+    old, new = ["x"] * 2000, ["x", "y"] * 1000
+    assert_about_as_fast(lambda pair: matching_blocks(*pair), (old, new), (old, ["z", *old[1:]]), ratio=1000)
+    # The 1,000 lines "x" of the new version matched, the 1,000 lines "y" inserted.
+    assert sum(block.size for block in matching_blocks(old, new)) == 1000
 
 
 def test_versions_too_different_to_compare_get_the_message(client, page):
@@ -150,10 +151,82 @@ def test_versions_too_different_to_compare_get_the_message(client, page):
 
 
 def test_a_rewritten_page_is_compared_as_every_line_replaced():
-    old = "\n".join(f"ancienne ligne {number}" for number in range(3000))
-    new = "\n".join(f"nouvelle ligne {number}" for number in range(3000))
+    old = "\n".join(f"ancienne ligne {number}" for number in range(DIFF_MAX_ROWS))
+    new = "\n".join(f"nouvelle ligne {number}" for number in range(DIFF_MAX_ROWS))
     rows = diff_rows(old, new)
-    assert len(rows) == 3000 and all(row.kind == "replace" for row in rows)
+    assert len(rows) == DIFF_MAX_ROWS and all(row.kind == "replace" for row in rows)
+
+
+def test_two_versions_changed_in_more_lines_than_the_table_shows_get_the_message(client, page):
+    """8,000 lines, every other one changed: a table of thousands of rows took its page seconds to draw."""
+    old = "\n".join(f"ligne {number}" for number in range(8_000))
+    new = "\n".join(f"ligne {number}" if number % 2 else "x" for number in range(8_000))
+    with pytest.raises(TooDifferent):
+        diff_rows(old, new)
+    with pytest.raises(TooDifferent):
+        diff_rows("a\n" * (DIFF_MAX_ROWS + 1), "b\n" * (DIFF_MAX_ROWS + 1))
+    # Saved before the limits on a revision's lines (the database holds them as they are).
+    Revision.objects.create(page=page, number=2, author_name=LOADER_AUTHOR, content=old, sections=[])
+    Revision.objects.create(page=page, number=3, author_name=LOADER_AUTHOR, content=new, sections=[])
+    response = client.get(reverse("rules:diff", args=[page.slug]), {"de": 2, "a": 3})
+    assert response.status_code == 200
+    assert "Révisions trop différentes pour être comparées ligne à ligne." in text_of(response)
+    assert '<tr class="diff-' not in response.content.decode()
+
+
+# --- revisions: lines and sections --------------------------------------------------------------------
+
+
+def save(client, page, content: str):
+    return client.post(
+        reverse("rules:page-edit", args=[page.slug]),
+        {"content": content, "summary": "Tout", "base_number": 1},
+    )
+
+
+def test_a_text_of_more_lines_than_a_revision_holds_is_refused_on_the_form(client, page, staff_user):
+    client.force_login(staff_user)
+    response = save(client, page, "\n:" * 50_000)  # 100 KB of lines, seconds to render before the limit
+    assert response.status_code == 400
+    assert (
+        f"Une version compte {MAX_LINES} lignes au plus ; ce texte en compte 50000. Regroupez des lignes"
+        in text_of(response)
+    )
+    assert page.revisions.count() == 1
+    assert save(client, page, "== But du jeu ==\n" + "Lire.\n" * (MAX_LINES - 2)).status_code == 302
+
+
+def test_a_text_of_more_sections_than_a_revision_holds_is_refused_on_the_form(client, page, staff_user):
+    client.force_login(staff_user)
+    response = save(client, page, "== a ==\n" * 2000)
+    assert response.status_code == 400
+    assert (
+        f"Une version compte {MAX_SECTIONS} sections au plus (titres « == … == ») ; ce texte en compte 2000."
+        in text_of(response)
+    )
+    assert page.revisions.count() == 1
+    with pytest.raises(ValidationError, match="sections au plus"):
+        revision_create(page=page, content="== a ==\n" * 2000, summary="", author=staff_user, base_number=1)
+
+
+def test_a_revision_saved_before_the_limits_shows_at_most_its_last_sections_folded(client, page):
+    """12,500 sections of one line: the page took 4 to 11 s to draw, for anyone, every time."""
+    sections = [
+        {
+            "kind": "other",
+            "title": f"Titre {number}",
+            "body_html": f"<p>Corps {number}</p>",
+            "anchor": f"t{number}",
+        }
+        for number in range(12_500)
+    ]
+    Revision.objects.create(page=page, number=2, author_name=LOADER_AUTHOR, content="x", sections=sections)
+    html = client.get(reverse("rules:page-detail", args=[page.slug])).content.decode()
+    assert html.count('<section class="rules-section') <= MAX_SECTIONS + 1  # and the page's tools
+    assert html.count('<li><a href="#t') == MAX_SECTIONS
+    # Nothing is lost: the last ones are sub-headings of the hundredth.
+    assert "<p>Corps 12499</p>" in html and '<h3 id="t12499">Titre 12499</h3>' in html
+    assert len(client.get("/api/rules/biblios/").json()["sections"]) == MAX_SECTIONS
 
 
 # --- score sheets -----------------------------------------------------------------------------------

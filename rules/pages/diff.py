@@ -17,10 +17,14 @@ CONTEXT = 2  # unchanged lines shown around each change
 # Steps of the comparison: about a third of a second here, and far more than two versions of a real
 # page need (7 Wonders' page, 17 KB, against itself with every other line rewritten: under 1 ms).
 DIFF_BUDGET = 2_000_000
+# Rows of the comparison's table: each costs the page's template its share, and two real versions of
+# a page (under 200 lines) never need more; two versions changed in more lines are not compared.
+DIFF_MAX_ROWS = 500
 
 
 class TooDifferent(Exception):
-    """The two texts differ in too many lines to be compared within DIFF_BUDGET steps."""
+    """The two texts differ in too many lines to be compared within DIFF_BUDGET steps or shown in
+    DIFF_MAX_ROWS rows."""
 
 
 @dataclass(frozen=True)
@@ -128,7 +132,8 @@ class _Matcher(difflib.SequenceMatcher):
 def diff_rows(old: str, new: str, *, context: int = CONTEXT) -> list[DiffRow]:
     """Rows of a side-by-side diff: changed lines paired up, unchanged runs cut to `context` lines.
 
-    Raises TooDifferent when the texts differ in too many lines to be compared quickly.
+    Raises TooDifferent when the texts differ in too many lines to be compared quickly, or to be shown
+    in DIFF_MAX_ROWS rows.
     """
     old_lines, new_lines = old.splitlines(), new.splitlines()
     rows: list[DiffRow] = []
@@ -137,6 +142,8 @@ def diff_rows(old: str, new: str, *, context: int = CONTEXT) -> list[DiffRow]:
         if rows:
             rows.append(DiffRow("skip"))
         for tag, i1, i2, j1, j2 in group:
+            if len(rows) + max(i2 - i1, j2 - j1) > DIFF_MAX_ROWS:
+                raise TooDifferent
             if tag == "equal":
                 for offset in range(i2 - i1):
                     rows.append(

@@ -3,6 +3,8 @@ from django.utils.translation import gettext_lazy as _
 
 from rules.models import REVISION_MAX_LENGTH
 
+from .bounds import check_revision_size
+
 
 class RevisionForm(forms.Form):
     """The page editor: the text, an edit summary, and the revision it was written from."""
@@ -24,3 +26,8 @@ class RevisionForm(forms.Form):
         help_text=_("Une phrase pour l'historique : ce que vous avez changé et pourquoi."),
     )
     base_number = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+
+    def clean_content(self) -> str:
+        content = self.cleaned_data["content"]
+        check_revision_size(content)
+        return content

@@ -499,8 +499,8 @@ class Section:
     anchor: str
 
 
-def split_sections(source: str) -> list[Section]:
-    """Cut a page at its level-1 and level-2 headings; text before the first one is an untitled section."""
+def cut_sections(source: str) -> list[tuple[str, list[str]]]:
+    """(title, lines) of each section, not rendered: the text before the first heading, then one per heading."""
     chunks: list[tuple[str, list[str]]] = [("", [])]
     in_table = False
     for line in source.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
@@ -514,9 +514,14 @@ def split_sections(source: str) -> list[Section]:
             chunks.append((plain_text(heading[1]), []))
         else:
             chunks[-1][1].append(line)
+    return chunks
+
+
+def split_sections(source: str) -> list[Section]:
+    """Cut a page at its level-1 and level-2 headings; text before the first one is an untitled section."""
     sections = []
     used: dict[str, int] = {}
-    for index, (title, lines) in enumerate(chunks):
+    for index, (title, lines) in enumerate(cut_sections(source)):
         body = to_html("\n".join(lines))
         if index == 0 and not body:
             continue

@@ -14,6 +14,8 @@ from catalogue.models import Game
 from rules.games import all_games
 from rules.models import LOADER_AUTHOR, Revision, RulePage
 
+from .bounds import check_revision_size
+
 WIKI_DIR = Path(settings.BASE_DIR) / "fixtures" / "rules"
 # The BGA wiki's history of the game-help pages, imported before the page files (wiki_import.py).
 WIKI_HISTORY = Path(settings.BASE_DIR) / "fixtures" / "seeds" / "003_92865e5214de13d9.txt"
@@ -53,6 +55,7 @@ def revision_create(
             params={"number": current_number},
         )
     content = normalise_content(content)
+    check_revision_size(content)
     if current is not None and current.content == content:
         raise ValidationError(_("Le texte n'a pas changé : rien à enregistrer."), code="unchanged")
     return Revision.objects.create(
