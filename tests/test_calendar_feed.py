@@ -151,3 +151,18 @@ def test_an_empty_feed_is_still_a_valid_calendar(client, staff_user):
     member = make_member("M0002", "Sam Bidule")
     calendar = Calendar.from_ical(feed(client, member.calendar_token_renew()).content)
     assert calendar.walk("VEVENT") == [] and str(calendar["X-WR-CALNAME"]) == "Ludothèque : jeux à rendre"
+
+
+def test_the_account_offers_to_add_the_calendar_to_an_agenda_and_to_copy_its_address(client, family):
+    client.force_login(family.user)
+    assert "Ajouter à mon agenda" not in client.get(reverse("loans:account")).content.decode()
+    token = family.calendar_token_renew()
+    html = client.get(reverse("loans:account")).content.decode()
+    assert (
+        f'<a class="button" href="webcal://testserver/compte/calendrier/{token}.ics">Ajouter à mon agenda</a>'
+        in html
+    )
+    assert f'data-copy="http://testserver/compte/calendrier/{token}.ics"' in html
+    # Without JavaScript the copy button stays hidden; its script is a file (the CSP allows no inline one).
+    assert "hidden>Copier l'adresse</button>" in html
+    assert '<script src="/static/js/copy.js" defer></script>' in html

@@ -9,6 +9,13 @@ from ..models import Member
 register = template.Library()
 
 
+@register.filter
+def webcal(url: str) -> str:
+    """A calendar feed's address as calendar apps subscribe to it (webcal://): a tap opens the phone's
+    own calendar to subscribe, instead of downloading the file once."""
+    return "webcal://" + url.split("://", 1)[-1]
+
+
 @register.inclusion_tag("loans/includes/hold_offer.html", takes_context=True)
 def hold_offer(context, game) -> dict:
     """« Réserver » for a logged-in family; « en rayon » when a copy waits on the shelf; nothing otherwise."""
