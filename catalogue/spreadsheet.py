@@ -26,6 +26,9 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from ludotheque import spreadsheets
+from ludotheque.spreadsheets import plain_cell
+
 from .models import Authorship, Component, Copy, Document, Game, PublisherCredit
 from .pieces import Piece
 from .pmb import PmbAuthor, PmbCategory, PmbCopy, PmbLanguage, PmbNotice, PmbPublisher
@@ -187,7 +190,8 @@ def table(
         if None in row:
             errors.append(SheetError(line, "", _("plus de cellules que de colonnes.")))
             continue
-        values = {name: (value or "").strip() for name, value in row.items()}
+        # A cell the site's export made inert (an apostrophe before `=`…) reads back as it was.
+        values = {name: plain_cell((value or "").strip()) for name, value in row.items()}
         nul = [name for name, value in values.items() if "\x00" in value]
         if nul:
             # PostgreSQL refuses a NUL in text; no spreadsheet writes one in a cell.
@@ -506,17 +510,9 @@ def catalogue_rows(games: Iterable[Game]) -> Iterator[dict]:
             yield values | _copy_values(copy)
 
 
-class _Echo:
-    def write(self, value: str) -> str:
-        return value
-
-
 def csv_lines(rows: Iterable[dict], header: list[str]) -> Iterator[str]:
-    """The rows as CSV text, line by line: UTF-8 with the BOM spreadsheets look for, « ; » between cells."""
-    writer = csv.DictWriter(_Echo(), fieldnames=header, delimiter=SEPARATOR, lineterminator="\r\n")
-    yield "\ufeff" + writer.writeheader()
-    for row in rows:
-        yield writer.writerow({name: "" if value is None else value for name, value in row.items()})
+    """The rows as CSV text, line by line, as every export writes it (ludotheque/spreadsheets.py)."""
+    return spreadsheets.csv_lines(header, ([row.get(name) for name in header] for row in rows))
 
 
 def json_lines(items: Iterable[dict], key: str) -> Iterator[str]:

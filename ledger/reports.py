@@ -1,7 +1,6 @@
 """The treasurer's reports (staff only): revenue by kind and month, takings by method, memberships by
 type, deposits held, families owing money; each table and the year's journal as a CSV file."""
 
-import csv
 import datetime
 
 from django.db.models import Count
@@ -14,6 +13,7 @@ from django.views.decorators.http import require_GET
 
 from loans.models import Member, MembershipType
 from ludotheque.access import staff_required
+from ludotheque.spreadsheets import csv_lines
 
 from .models import ZERO, Entry, Kind, Membership, Method, money_sum, owed_effect, till_effect
 
@@ -117,25 +117,9 @@ def reports(request: HttpRequest) -> HttpResponse:
     return render(request, "ledger/reports.html", context)
 
 
-class _Echo:
-    """A file-like object whose write() returns the line, for streaming a CSV."""
-
-    def write(self, value: str) -> str:
-        return value
-
-
 def _csv(filename: str, header: list[str], rows) -> StreamingHttpResponse:
-    """Stream a CSV spreadsheets open as is: UTF-8 with a BOM, `;` between fields, decimal commas."""
-    writer = csv.writer(_Echo(), delimiter=";")
-
-    def lines():
-        yield "\ufeff" + writer.writerow(header)
-        for row in rows:
-            yield writer.writerow(
-                [f"{value:.2f}".replace(".", ",") if hasattr(value, "quantize") else value for value in row]
-            )
-
-    response = StreamingHttpResponse(lines(), content_type="text/csv; charset=utf-8")
+    """Stream a CSV as every export writes it (ludotheque/spreadsheets.py)."""
+    response = StreamingHttpResponse(csv_lines(header, rows), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 

@@ -1,6 +1,5 @@
 """The on-site desk (staff): open a session, count families, copies to a table and back, close; statistics."""
 
-import csv
 import datetime
 
 from django.contrib import messages
@@ -15,6 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from catalogue.models import Location
 from loans.forms import add_refusal
 from ludotheque.access import staff_required
+from ludotheque.spreadsheets import csv_lines
 from opening.schedule import site_calendars
 
 from . import services, stats
@@ -282,11 +282,6 @@ def stats_page(request: HttpRequest) -> HttpResponse:
     return render(request, "onsite/stats.html", context)
 
 
-class _Echo:
-    def write(self, value: str) -> str:
-        return value
-
-
 EXPORTS = {
     "frequentation": (
         lambda year: (
@@ -320,13 +315,6 @@ def stats_export(request: HttpRequest, table: str) -> HttpResponse:
     if year is None or table not in EXPORTS:
         return HttpResponseBadRequest(_("Année invalide (par exemple ?annee=2026)."))
     rows, header = EXPORTS[table]
-    writer = csv.writer(_Echo(), delimiter=";")
-
-    def lines():
-        yield "\ufeff" + writer.writerow(header())
-        for row in rows(year):
-            yield writer.writerow(row)
-
-    response = StreamingHttpResponse(lines(), content_type="text/csv; charset=utf-8")
+    response = StreamingHttpResponse(csv_lines(header(), rows(year)), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="sur-place-{table}-{year}.csv"'
     return response
