@@ -319,11 +319,14 @@ def test_the_page_form_refuses_a_piece_that_does_not_exist(client):
 
 
 @pytest.mark.django_db
-def test_the_rules_page_embeds_the_board(client):
+def test_the_rules_page_links_to_the_board_which_has_its_own_page(client):
     html = client.get(reverse("rules:page-detail", args=["railroad-ink"])).content.decode()
-    assert html.count('name="cell.') == 49
-    assert "Autoroute courbée : haut, droite" in html
-    assert "Gare courbée — autoroute : haut ; chemin de fer : droite" in html
+    assert f'href="{reverse("rules:check", args=["railroad-ink"])}"' in html
+    assert 'name="cell.' not in html
+    board = client.get(reverse("rules:check", args=["railroad-ink"])).content.decode()
+    assert board.count('name="cell.') == 49
+    assert "Autoroute courbée : haut, droite" in board
+    assert "Gare courbée — autoroute : haut ; chemin de fer : droite" in board
 
 
 @pytest.mark.browser
