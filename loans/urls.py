@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import checkout_views, exchange_views, views
+from . import checkout_views, exchange_views, lockouts, views
 
 app_name = "loans"
 
@@ -26,6 +26,8 @@ urlpatterns = [
         name="missing-piece-recover",
     ),
     path("comptoir/statistiques/", views.stats, name="stats"),
+    path("comptoir/connexions-bloquees/", lockouts.lockout_list, name="lockout-list"),
+    path("comptoir/connexions-bloquees/debloquer/", lockouts.lockout_unlock, name="lockout-unlock"),
     path(
         "comptoir/familles.csv", exchange_views.families_export, {"format": "csv"}, name="families-export-csv"
     ),

@@ -1,12 +1,12 @@
-"""Logging in: the form, the password reset form, the page a locked-out login gets (django-axes counts
-the failures, settings.AXES_*)."""
+"""Logging in: the form and the view, how failures are counted and locked out (django-axes,
+settings.AXES_*), and the page a locked-out login gets."""
 
+from axes.handlers.database import AxesDatabaseHandler
 from django import forms
 from django.conf import settings
-from django.contrib.auth import forms as auth_forms
-from django.contrib.auth import get_user_model
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm, UsernameField
+from django.db.models import Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render, resolve_url
 from django.utils.translation import gettext_lazy as _
@@ -31,16 +31,25 @@ class LoginForm(AuthenticationForm):
     )
 
 
-class PasswordResetForm(auth_forms.PasswordResetForm):
-    """Django's reset form, also for an invited family that has not chosen its password yet."""
+class LoginFailures(AxesDatabaseHandler):
+    """django-axes' database handler with a limit per count (settings.AXES_LOCKOUT_PARAMETERS, in order):
+    an account at one address locks at LOGIN_FAILURE_LIMIT; the account from every address, and the
+    address for every account, at LOGIN_WIDE_FACTOR times that, so that a family's typos lock only
+    itself and the desk behind the same address logs in."""
 
-    def get_users(self, email):
-        users = get_user_model()._default_manager.filter(email__iexact=email, is_active=True)
-        return (
-            user
-            for user in users
-            if user.has_usable_password() or (not user.is_staff and hasattr(user, "member"))
+    def get_failures(self, request, credentials: dict | None = None) -> int:
+        here, account, address = (
+            attempts.aggregate(total=Sum("failures_since_start"))["total"] or 0
+            for attempts in self.get_user_attempts(request, credentials)
         )
+        # Scaled to the one limit axes compares with: the wide counts reach it at factor × limit.
+        return max(here, account // settings.LOGIN_WIDE_FACTOR, address // settings.LOGIN_WIDE_FACTOR)
+
+    def reset_user_attempts(self, request, credentials: dict | None = None) -> int:
+        # A success clears that account's failures at that address, not the other accounts' there.
+        here = self.filter_user_attempts(request, credentials)[0]
+        count, _ = here.delete()
+        return count
 
 
 class LoginView(auth_views.LoginView):

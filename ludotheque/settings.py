@@ -381,14 +381,23 @@ if env_bool("SECURE_PROXY_SSL_HEADER", False):
     # Behind a reverse proxy that terminates TLS and sets X-Forwarded-Proto.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
-# Logins: after LOGIN_FAILURE_LIMIT failures within LOGIN_COOLOFF_MINUTES, an account is locked, and
-# so is the address they came from (both, separately: guessing many accounts from one address, or
-# one account from many addresses); a success resets the count. Attempts are kept in the database,
-# so every gunicorn worker sees them. `python manage.py axes_reset` unlocks everything.
+# Logins: three counts of failures within LOGIN_COOLOFF_MINUTES, each locking what it counts
+# (ludotheque.login.LoginFailures): LOGIN_FAILURE_LIMIT failures on one account from one address lock
+# that account there (a family's typos lock itself, never the desk behind the same address);
+# LOGIN_WIDE_FACTOR times as many lock the account from everywhere (one account tried from many
+# addresses) or the address for every account (many accounts tried from one address). A success clears
+# that account's count at that address. Attempts are kept in the database, so every gunicorn worker
+# sees them; the desk lifts a lockout (/comptoir/connexions-bloquees/), `manage.py axes_reset` all.
+AXES_HANDLER = "ludotheque.login.LoginFailures"
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10)
+LOGIN_WIDE_FACTOR = env_int("LOGIN_WIDE_FACTOR", 5)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+# The order matters: LoginFailures reads the three counts in it.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "username", "ip_address"]
 AXES_RESET_ON_SUCCESS = True
+# A locked-out login's further failures are not counted: one family at its limit adds no more to the
+# address's count (and the desk's) however long it keeps typing.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_LOCKOUT_CALLABLE = "ludotheque.login.locked_out"
 AXES_CLIENT_IP_CALLABLE = "ludotheque.api.client_ip"
 # A family may type its e-mail or card number: failures count against the one account either way.
@@ -403,6 +412,12 @@ API_THROTTLE_RATES = {
     "anon": env_rate("API_THROTTLE_ANON", "600/minute"),
     "user": env_rate("API_THROTTLE_USER", "1200/minute"),
     "rules": env_rate("API_THROTTLE_RULES", "300/minute"),
+}
+# Password reset requests (loans/passwords.py), per client address and per login typed, in the cache
+# like the API's: each asks for an e-mail, so a few an hour is all a family needs.
+PASSWORD_RESET_RATES = {
+    "address": env_rate("PASSWORD_RESET_PER_ADDRESS", "20/hour"),
+    "login": env_rate("PASSWORD_RESET_PER_LOGIN", "3/hour"),
 }
 
 # E-mail (the notices to families): EMAIL_URL, and the sender's address.

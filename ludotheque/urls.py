@@ -12,7 +12,8 @@ from rest_framework.routers import DefaultRouter
 from catalogue import views as catalogue_views
 from ledger import api as ledger_api
 from loans import api as loans_api
-from ludotheque.login import LoginView, PasswordResetForm
+from loans.passwords import PasswordResetView
+from ludotheque.login import LoginView
 from rules import api as rules_api
 from rules import board_api as rules_board_api
 
@@ -45,11 +46,7 @@ urlpatterns = [
     path("connexion/", LoginView.as_view(), name="login"),
     path("deconnexion/", auth_views.LogoutView.as_view(), name="logout"),
     # Password reset by e-mail (also the link of a family's invitation, loans/accounts.py).
-    path(
-        "mot-de-passe/",
-        auth_views.PasswordResetView.as_view(form_class=PasswordResetForm),
-        name="password_reset",
-    ),
+    path("mot-de-passe/", PasswordResetView.as_view(), name="password_reset"),
     path("mot-de-passe/envoye/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
     path(
         "mot-de-passe/<uidb64>/<token>/",

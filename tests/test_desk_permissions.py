@@ -46,6 +46,8 @@ def desk_pages(world) -> list[tuple[str, str]]:
         ("get", reverse("loans:incomplete-list")),
         ("post", reverse("loans:missing-piece-recover", args=[world["missing_piece"].pk])),
         ("get", reverse("loans:stats")),
+        ("get", reverse("loans:lockout-list")),
+        ("post", reverse("loans:lockout-unlock")),
     ]
 
 

@@ -14,34 +14,41 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def three_failures(settings):
+    """Three failures on an account at one address lock it there; six lock it, or the address, everywhere."""
     settings.AXES_FAILURE_LIMIT = 3
+    settings.LOGIN_WIDE_FACTOR = 2
 
 
 def log_in(client, username: str, password: str, address: str = "192.0.2.1", url: str = "/connexion/"):
     return client.post(url, {"username": username, "password": password}, REMOTE_ADDR=address)
 
 
-def test_an_account_is_locked_after_too_many_failures_whatever_the_address(
-    client, staff_user, three_failures
-):
-    assert log_in(client, staff_user.username, "mauvais", "192.0.2.1").status_code == 200
-    assert log_in(client, staff_user.username, "mauvais", "192.0.2.2").status_code == 200
+def test_an_account_is_locked_at_an_address_after_too_many_failures_there(client, staff_user, three_failures):
+    assert log_in(client, staff_user.username, "mauvais").status_code == 200
+    assert log_in(client, staff_user.username, "mauvais").status_code == 200
     # The third failure locks the account (the page says so at once)…
-    assert log_in(client, staff_user.username, "mauvais", "192.0.2.3").status_code == 429
-    # …so even the right password, from a fourth address, is refused for now.
-    response = log_in(client, staff_user.username, staff_user.raw_password, "192.0.2.4")
+    assert log_in(client, staff_user.username, "mauvais").status_code == 429
+    # …so even the right password, from there, is refused for now.
+    response = log_in(client, staff_user.username, staff_user.raw_password)
     assert response.status_code == 429
     assert "Trop de tentatives de connexion ont échoué pour ce compte ou depuis cette adresse" in text_of(
         response
     )
     assert "Réessayez dans 15 minutes." in text_of(response)
     assert "_auth_user_id" not in client.session
+    # Whoever typed them locked nobody else out: from another address, the account logs in.
+    assert log_in(client, staff_user.username, staff_user.raw_password, "192.0.2.9").status_code == 302
 
 
-def test_an_address_is_locked_after_too_many_failures_whatever_the_account(
-    client, staff_user, three_failures
-):
+def test_an_account_tried_from_many_addresses_is_locked_everywhere(client, staff_user, three_failures):
+    statuses = [log_in(client, staff_user.username, "mauvais", f"192.0.2.{n}").status_code for n in range(6)]
+    assert statuses == [200] * 5 + [429]
+    assert log_in(client, staff_user.username, staff_user.raw_password, "192.0.2.99").status_code == 429
+
+
+def test_an_address_trying_many_accounts_is_locked_for_every_account(client, staff_user, three_failures):
     for username in ("alice", "bob", "carole"):
+        log_in(client, username, "mauvais")
         log_in(client, username, "mauvais")
     assert log_in(client, staff_user.username, staff_user.raw_password).status_code == 429
     # The account itself is not locked: from another address it logs in.
