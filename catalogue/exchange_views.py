@@ -12,7 +12,8 @@ from ludotheque.access import staff_required
 
 from .forms import SpreadsheetForm
 from .importing import games_import_text, spreadsheet_import_confirm
-from .models import SpreadsheetImport
+from .labels import MAX_LABELS
+from .models import Copy, SpreadsheetImport
 from .spreadsheet import (
     HEADER,
     SheetError,
@@ -57,11 +58,22 @@ def import_upload(request: HttpRequest) -> HttpResponse:
     return render(request, "catalogue/import_upload.html", context, status=400 if form.errors else 200)
 
 
+def _copies_created(upload: SpreadsheetImport, sheet) -> list[int]:
+    """The ids of the copies this import created (its barcodes, added between upload and import): the
+    boxes that need a label now."""
+    barcodes = {copy.barcode for notice in sheet.notices for copy in notice.copies if copy.barcode}
+    created = Copy.objects.filter(
+        barcode__in=barcodes, created_at__gte=upload.uploaded_at, created_at__lte=upload.imported_at
+    )
+    return list(created.order_by("pk").values_list("pk", flat=True)[:MAX_LABELS])
+
+
 def _render_import(request, upload, result, summary, *, status: int = 200) -> HttpResponse:
     sheet, report = result
     errors = sheet.errors + [SheetError(error.line, "", error.message) for error in report.errors]
     context = {
         "import": upload,
+        "new_copies": _copies_created(upload, sheet) if upload.imported_at else [],
         "errors": errors,
         "report": report,
         "summary": summary,
