@@ -1,9 +1,10 @@
 """The rules engine's pieces for the catalogue's games: the admin's link choices, and what a copy missing some allows.
 
 A catalogue piece (`catalogue.Component`) is linked once, by the librarian, to a piece its game's
-module or its declared setup names (`Component.rules_key`, rules/engine/pieces.py, docs/declared-rules.md). Given a copy's missing pieces, the
-engine then answers which ways of playing and player counts remain; a missing piece that is not
-linked allows nothing (the engine does not guess), one linked to ACCESSORY stops nothing.
+module or its declared setup names (`Component.rules_key`; rules/engine/pieces.py,
+docs/declared-rules.md). Given a copy's missing pieces, the engine then answers which ways of playing
+and player counts remain; a missing piece that is not linked allows nothing (the engine does not
+guess), one linked to ACCESSORY stops nothing.
 """
 
 from __future__ import annotations

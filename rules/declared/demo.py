@@ -8,6 +8,11 @@ adds two more notices, and this module gives each a sheet written from the publi
   scores 10 (every tied player). Tie: the most Destination cards completed, then the longest path card.
 - 6 qui prend !: the fewest bull heads wins; a card ending in 5 has 2 heads, in 0
   three, a double number (11, 22…) five, the 55 seven, every other card one. No tie-breaker: shared.
+
+« 6 qui prend ! » also has its setup declared (docs/declared-rules.md), from the Gigamic rule book:
+104 cards numbered 1 to 104; each player is dealt 10, four more start the four rows face up. The
+« variante tactique » plays with the cards 1 to 10 × players + 4 only (34 at 3 players), every
+number known: the others stay in the box.
 """
 
 from __future__ import annotations
@@ -15,8 +20,9 @@ from __future__ import annotations
 from django.core.management.base import OutputWrapper
 
 from catalogue.models import Game
-from rules.models import DeclaredSheet, Sign, Winning
+from rules.models import DeclaredSetup, DeclaredSheet, Sign, Winning
 
+from .setups import declared_setup_save
 from .sheets import LineDeclaration, declared_sheet_create
 
 DEMO_SHEETS = [
@@ -53,6 +59,48 @@ DEMO_SHEETS = [
 ]
 
 
+# 2 to 10 players: the tactical variant leaves 100 − 10 × players cards in the box.
+TACTICAL_REMOVED = {str(players): 100 - 10 * players for players in range(2, 11)}
+DEMO_SETUPS = {
+    "6 qui prend !": {
+        "variants": [
+            {
+                "key": "tactique",
+                "label": "Variante tactique",
+                "description": "Seules les cartes 1 à 10 × joueurs + 4 sont jouées : chacun sait lesquelles.",
+            }
+        ],
+        "components": [{"key": "cards", "name": "Cartes", "in_box": 104}],
+        "steps": [
+            {
+                "component": "cards",
+                "action": "remove",
+                "count": TACTICAL_REMOVED,
+                "variants": ["tactique"],
+                "text": "Gardez les cartes 1 à 10 × joueurs + 4 : les {n} plus fortes restent dans la boîte.",
+            },
+            {"text": "Mélangez les cartes."},
+            {
+                "component": "cards",
+                "action": "each",
+                "count": 10,
+                "text": "Distribuez {n} cartes à chaque joueur.",
+            },
+            {
+                "component": "cards",
+                "action": "table",
+                "count": 4,
+                "text": "Posez {n} cartes face visible au centre : chacune commence une rangée.",
+            },
+            {
+                "text": "Le reste des cartes ne sert pas pendant la manche ; chacun note ses têtes de bœuf à la fin."
+            },
+        ],
+    }
+}
+SETUP_SOURCES = "6 qui prend !, règle du jeu Gigamic (matériel, préparation, variante tactique)."
+
+
 def load(*, stdout: OutputWrapper) -> None:
     """Give the two demo notices their declared sheets; safe to run again (an existing sheet is kept)."""
     for demo in DEMO_SHEETS:
@@ -64,3 +112,10 @@ def load(*, stdout: OutputWrapper) -> None:
             game=game, lines=demo["lines"], tie_breaks=demo["tie_breaks"], winning=demo["winning"]
         )
         stdout.write(f"{game.title}: declared score sheet created on /regles/{sheet.page.slug}/")
+    for title, definition in DEMO_SETUPS.items():
+        game = Game.objects.get(title=title)
+        if DeclaredSetup.objects.filter(page__game=game).exists():
+            stdout.write(f"{game.title}: declared setup already there")
+            continue
+        setup = declared_setup_save(game=game, definition=definition, sources=SETUP_SOURCES)
+        stdout.write(f"{game.title}: declared setup created on /regles/{setup.page.slug}/mise-en-place/")

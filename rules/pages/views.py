@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from ludotheque.access import staff_required
 from rules.games import get_game
-from rules.models import DeclaredSheet, RulePage
+from rules.models import DeclaredSetup, DeclaredSheet, RulePage
 
 from .diff import TooDifferent, diff_rows
 from .forms import RevisionForm
@@ -51,6 +51,24 @@ def _declared_sheet_link(page: RulePage) -> dict | None:
             ),
         }
     return None
+
+
+def _declared_setup_link(page: RulePage) -> dict | None:
+    """From the editor to the staff page that declares (or corrects) the title's setup, without code."""
+    if page.game_id is None or get_game(page.slug) is not None:
+        return None
+    declared = DeclaredSetup.objects.filter(page=page).exists()
+    return {
+        "url": reverse("rules:setup-declare", args=[page.slug]),
+        "label": _("Modifier la mise en place déclarée")
+        if declared
+        else _("Déclarer la mise en place de ce jeu"),
+        "help": ""
+        if declared
+        else _(
+            "Pour chaque nombre de joueurs : ce qu'on distribue, pose ou retire ; le calculateur en est tiré."
+        ),
+    }
 
 
 @staff_required
@@ -97,6 +115,7 @@ def page_edit(request: HttpRequest, slug: str) -> HttpResponse:
         "conflict": conflict,
         "syntax": [(source, to_html(source)) for source in SYNTAX_EXAMPLES],
         "declared_sheet": _declared_sheet_link(page),
+        "declared_setup": _declared_setup_link(page),
     }
     return render(request, "rules/page_edit.html", context, status=status)
 
