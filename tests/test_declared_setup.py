@@ -211,6 +211,11 @@ REFUSALS = [
         "Rois : à 3 joueurs, il en faut 6 mais la boîte n'en contient que 4",
     ),
     (
+        "more dealt than the box holds in a variant only",
+        {"steps": [("", "kings", "each", "2", "", "", "3-4", "grand-duel", "")]},
+        "Rois : à 3 joueurs, il en faut 6 mais la boîte n'en contient que 4",
+    ),
+    (
         "a player count outside the title's range",
         {"steps": [("", "kings", "each", "1", "", "", "5", "", "")]},
         "Ce jeu se joue de 2 à 4 joueurs.",

@@ -225,7 +225,7 @@ def notice_players(notice: Game | None) -> PlayerRange:
 def stored_setup(stored: DeclaredSetup, players: PlayerRange) -> SetupDeclaration | None:
     """A saved declaration, read again; None when the notice's range changed under it (no count for a new count)."""
     try:
-        return parse_setup(stored.definition, players)
+        return parse_setup(stored.definition, players, check_box=False)  # checked when saved
     except InvalidInput:
         return None
 

@@ -173,8 +173,12 @@ class Reader:
         return None if checked is None else Count(constant=checked)
 
 
-def parse_setup(raw: Any, players: PlayerRange) -> SetupDeclaration:
-    """Read and check a `setup` object for a title played by `players`; raise InvalidInput with the reasons."""
+def parse_setup(raw: Any, players: PlayerRange, *, check_box: bool = True) -> SetupDeclaration:
+    """Read and check a `setup` object for a title played by `players`; raise InvalidInput with the reasons.
+
+    `check_box=False` reads a declaration already checked when it was saved (a page's request), without
+    trying it against the box at every player count and choice of variants again.
+    """
     reader = Reader(players)
     data = reader.mapping(raw, "non_field_errors")
     variants = _variants(reader, data.get("variants"))
@@ -195,7 +199,8 @@ def parse_setup(raw: Any, players: PlayerRange) -> SetupDeclaration:
         steps=steps,
         put_out=frozenset(step.component for step in steps if step.component and step.action != "remove"),
     )
-    _check_box(reader, declaration)
+    if check_box:
+        _check_box(reader, declaration)
     if reader.errors:
         raise InvalidInput(reader.errors)
     return declaration
@@ -285,49 +290,56 @@ def _step(
     return DeclaredStep(**common)
 
 
-def _choices(variants: tuple[Variant, ...]):
-    slugs = [variant.slug for variant in variants]
-    for size in range(len(slugs) + 1):
-        for chosen in combinations(slugs, size):
-            yield frozenset(chosen)
+def _choices(variants: list[str]):
+    for size in range(len(variants) + 1):
+        yield from (frozenset(chosen) for chosen in combinations(variants, size))
 
 
 def _check_box(reader: Reader, declaration: SetupDeclaration) -> None:
-    """Refuse a table, at any player count and choice of variants, that needs more than the box holds."""
-    paths = {
-        component.key: join_path("components", index)
-        for index, component in enumerate(declaration.components)
-    }
-    boxes = {component.key: component for component in declaration.components}
-    refused: set[str] = set()
-    for chosen in _choices(declaration.variants):
-        for players in range(declaration.players.minimum, declaration.players.highest + 1):
-            for key, use in declaration.uses(players, chosen).items():
-                box = boxes[key]
-                where = {"name": box.name, "players": players, "in_box": box.in_box}
-                if key in refused:
-                    continue
-                if use.removed > box.in_box:
-                    reader.error(
-                        join_path(paths[key], "in_box"),
-                        _(
-                            "%(name)s : à %(players)s joueurs, on en retire %(removed)s mais la boîte n'en contient que %(in_box)s."
-                        ),
-                        removed=use.removed,
-                        **where,
-                    )
-                    refused.add(key)
-                elif use.put > box.in_box - use.removed:
-                    reader.error(
-                        join_path(paths[key], "in_box"),
-                        _(
-                            "%(name)s : à %(players)s joueurs, il en faut %(put)s mais la boîte n'en contient que %(left)s une fois les pièces retirées mises de côté."
-                        ),
-                        put=use.put,
-                        left=box.in_box - use.removed,
-                        **where,
-                    )
-                    refused.add(key)
+    """Refuse a table, at any player count and choice of variants, that needs more than the box holds.
+
+    Each component is tried with the choices of the variants its own steps name (most name none or
+    one), so the cost is that of its steps, not of every choice of every variant.
+    """
+    counts = range(declaration.players.minimum, declaration.players.highest + 1)
+    for index, box in enumerate(declaration.components):
+        steps = [step for step in declaration.steps if step.component == box.key]
+        relevant = sorted({slug for step in steps for slug in step.variants | step.unless})
+        only = SetupDeclaration(declaration.players, declaration.variants, (box,), tuple(steps))
+        problem = next(
+            (
+                (players, use)
+                for chosen in _choices(relevant)
+                for players in counts
+                if (use := only.uses(players, chosen).get(box.key)) is not None
+                and (use.removed > box.in_box or use.put > box.in_box - use.removed)
+            ),
+            None,
+        )
+        if problem is None:
+            continue
+        players, use = problem
+        path = join_path(join_path("components", index), "in_box")
+        where = {"name": box.name, "players": players, "in_box": box.in_box}
+        if use.removed > box.in_box:
+            reader.error(
+                path,
+                _(
+                    "%(name)s : à %(players)s joueurs, on en retire %(removed)s mais la boîte n'en contient que %(in_box)s."
+                ),
+                removed=use.removed,
+                **where,
+            )
+        else:
+            reader.error(
+                path,
+                _(
+                    "%(name)s : à %(players)s joueurs, il en faut %(put)s mais la boîte n'en contient que %(left)s une fois les pièces retirées mises de côté."
+                ),
+                put=use.put,
+                left=box.in_box - use.removed,
+                **where,
+            )
 
 
 def setup_errors_under(errors: Errors, prefix: str) -> Errors:
