@@ -1,5 +1,6 @@
 """The on-site desk's forms: open a session, count a family, a copy to a table and back, count a play."""
 
+import datetime
 from collections import Counter
 
 from django import forms
@@ -13,6 +14,16 @@ from loans.models import Member, MissingPiece
 from .models import Play, Session, TableUse
 
 MAX_PEOPLE = 50  # per family: a bound, not a rule (a school class comes as one « famille non adhérente »)
+ADULT_AGE = 18
+
+
+def household_counts(member: Member, on: datetime.date | None = None) -> tuple[int, int]:
+    """How many children and adults a family's household gives: the prefill of its count, which the
+    desk corrects before counting (who came today is not always everyone). At least one adult when
+    the household lists none: the card holder came with them."""
+    ages = [person.age(on) for person in member.household.all()]
+    children = sum(age < ADULT_AGE for age in ages)
+    return min(children, MAX_PEOPLE), min(max(len(ages) - children, 1), MAX_PEOPLE)
 
 
 class SessionOpenForm(forms.Form):
@@ -20,9 +31,14 @@ class SessionOpenForm(forms.Form):
 
 
 class VisitForm(forms.Form):
-    """A family come to play: its card scanned, or « famille non adhérente »; how many children and adults."""
+    """A family come to play: its card scanned, or « famille non adhérente »; how many children and adults.
+
+    A card scanned first brings the counts of its household back to the desk (`confirmed_card` then
+    holds it); the family is counted when they are sent again for that same card.
+    """
 
     card = forms.CharField(label=_("Carte de membre"), max_length=40, required=False)
+    confirmed_card = forms.CharField(max_length=40, required=False, widget=forms.HiddenInput)
     non_member = forms.BooleanField(label=_("Famille non adhérente"), required=False)
     children = forms.IntegerField(label=_("Enfants"), min_value=0, max_value=MAX_PEOPLE, initial=0)
     adults = forms.IntegerField(label=_("Adultes"), min_value=0, max_value=MAX_PEOPLE, initial=1)
@@ -50,6 +66,29 @@ class VisitForm(forms.Form):
         if cleaned.get("children") == 0 and cleaned.get("adults") == 0:
             self.add_error("adults", _("Indiquez combien d'enfants et d'adultes sont venus."))
         return cleaned
+
+    def counts_to_check(self) -> bool:
+        """A member's card scanned with the counts left as they were: its household's counts are shown to
+        be checked, not counted yet (counts typed before the scan say who came, and count at once)."""
+        data, member = self.cleaned_data, self.cleaned_data["member"]
+        if member is None or data["confirmed_card"].casefold() == member.card_barcode.casefold():
+            return False
+        return (data["children"], data["adults"]) == (self["children"].initial, self["adults"].initial)
+
+    def prefilled(self) -> "VisitForm":
+        """The same family, its counts taken from its household, ready to be checked and counted."""
+        member = self.cleaned_data["member"]
+        children, adults = household_counts(member)
+        form = VisitForm(
+            initial={
+                "card": member.card_barcode,
+                "confirmed_card": member.card_barcode,
+                "children": children,
+                "adults": adults,
+            }
+        )
+        form.member = member
+        return form
 
 
 class TableForm(forms.Form):

@@ -80,7 +80,7 @@ def _session_page(
     # A scanner types into the focused box: the box used last keeps the focus.
     if table_form is not None or request.GET.get("suite") == "table":
         context["table_form"].fields["barcode"].widget.attrs["autofocus"] = True
-    else:
+    elif not hasattr(context["visit_form"], "member"):
         context["visit_form"].fields["card"].widget.attrs["autofocus"] = True
     return render(request, "onsite/session_detail.html", context, status=status)
 
@@ -96,6 +96,8 @@ def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def visit_create(request: HttpRequest, pk: int) -> HttpResponse:
     session = get_object_or_404(Session.objects.select_related("location"), pk=pk)
     form = VisitForm(request.POST)
+    if form.is_valid() and form.counts_to_check():
+        return _session_page(request, session, visit_form=form.prefilled())
     if form.is_valid():
         try:
             visit = services.visit_record(
