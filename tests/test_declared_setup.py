@@ -480,3 +480,10 @@ def test_the_demo_declares_the_setup_of_6_qui_prend_with_its_tactical_variant(db
 def test_the_rules_page_editor_links_to_declaring_the_setup(librarian, declared, kingdomino):
     page = librarian.get(reverse("rules:page-edit", args=["kingdomino"])).content.decode()
     assert f'href="{declare_url()}"' in page and "Modifier la mise en place déclarée" in page
+
+
+def test_the_rules_page_and_the_index_show_the_declared_calculator(client, declared):
+    page = text_of(client.get(reverse("rules:page-detail", args=["kingdomino"])))
+    assert "Calculer la mise en place" in page and "Retirez 12 dominos au hasard." in page  # three players first
+    index = client.get(reverse("rules:page-list")).content.decode()
+    assert reverse("rules:page-detail", args=["kingdomino"]) in index

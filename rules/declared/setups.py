@@ -13,7 +13,6 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from catalogue.models import Component, Game
@@ -140,8 +139,3 @@ def _link_pieces(game: Game, keys: set[str], links: dict[int, str]) -> None:
         if piece.rules_key != wanted:
             piece.rules_key = wanted
             piece.save(update_fields=["rules_key"])
-
-
-def refusal_lines(error: ValidationError) -> list[str]:
-    """A ValidationError's messages, in the active language, one per line (the loader's output)."""
-    return [gettext(str(message)) for message in error.messages]

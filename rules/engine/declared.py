@@ -340,11 +340,3 @@ def _check_box(reader: Reader, declaration: SetupDeclaration) -> None:
                 left=box.in_box - use.removed,
                 **where,
             )
-
-
-def setup_errors_under(errors: Errors, prefix: str) -> Errors:
-    """The errors of a nested declaration (a file's `setup`), under the file's path."""
-    return {
-        join_path(prefix, path) if path != "non_field_errors" else prefix: messages
-        for path, messages in errors.items()
-    }
