@@ -484,6 +484,8 @@ def test_the_rules_page_editor_links_to_declaring_the_setup(librarian, declared,
 
 def test_the_rules_page_and_the_index_show_the_declared_calculator(client, declared):
     page = text_of(client.get(reverse("rules:page-detail", args=["kingdomino"])))
-    assert "Calculer la mise en place" in page and "Retirez 12 dominos au hasard." in page  # three players first
+    assert (
+        "Calculer la mise en place" in page and "Retirez 12 dominos au hasard." in page
+    )  # three players first
     index = client.get(reverse("rules:page-list")).content.decode()
     assert reverse("rules:page-detail", args=["kingdomino"]) in index
