@@ -25,6 +25,7 @@ from .serializers import (
     HoldSerializer,
     LoanCreateSerializer,
     LoanLostSerializer,
+    LoanRenewSerializer,
     LoanReturnSerializer,
     LoanSerializer,
     MemberSerializer,
@@ -174,13 +175,17 @@ class LoanViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         body["charges"] = ChargeSerializer(result.charges, many=True).data
         return Response(body)
 
-    @extend_schema(request=None, responses={200: LoanSerializer})
+    @extend_schema(request=LoanRenewSerializer, responses={200: LoanSerializer})
     @action(detail=True, methods=["post"])
     def renew(self, request: Request, pk: str) -> Response:
+        """Renew the loan; a late one asks `late_fee` (charge or waive its fee so far) and a `reason`."""
+        loan = self.get_object()
+        serializer = LoanRenewSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
         try:
-            loan = services.loan_renew(loan=self.get_object())
+            loan = services.loan_renew(loan=loan, staff=request.user, **serializer.validated_data)
         except DjangoValidationError as error:
-            return refusal_response(error, {})
+            return refusal_response(error, {"late_fee": "late_fee", "reason": "reason"})
         return Response(LoanSerializer(loan).data)
 
 

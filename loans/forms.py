@@ -1,6 +1,7 @@
 """The desk's forms: a barcode to lend, the pieces checklist of a return, a game to reserve."""
 
 from collections import Counter
+from decimal import Decimal
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -8,8 +9,10 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from catalogue.models import Copy, Game
+from ledger.services import euros
 
 from .models import Loan, Member, MissingPiece
+from .renewals import LateFee
 from .services import late_fee_due, missing_pieces_price
 
 
@@ -159,6 +162,22 @@ class LostForm(forms.Form):
             self.fields["waive_charge"] = forms.BooleanField(
                 label=_("Remettre la valeur de remplacement : ne pas la facturer"), required=False
             )
+
+
+class RenewForm(forms.Form):
+    """Renew a loan at the desk; a late one's fee is charged or waived first, with the clerk's reason."""
+
+    late_fee = forms.ChoiceField(label=_("Frais de retard"), choices=LateFee.choices, required=False)
+    reason = forms.CharField(label=_("Raison"), max_length=200, required=False)
+
+    def __init__(self, *args, fee: Decimal, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["late_fee"].widget = forms.RadioSelect(
+            choices=[
+                (LateFee.CHARGE, _("Facturer les %(amount)s de retard") % {"amount": euros(fee)}),
+                (LateFee.WAIVE, _("Annuler le retard")),
+            ]
+        )
 
 
 class LanguageForm(forms.ModelForm):

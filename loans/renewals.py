@@ -2,15 +2,87 @@
 
 The renewal rules are the desk's (`services.loan_renew` raises what `renewal_refusal` returns); the
 family's page reads them here, with the same words, to say why « Prolonger » is missing.
+
+A late loan is renewed at the desk only: the late fee built up so far is settled there first, charged
+or waived with the clerk's reason, in the ledger against the loan (`late_fee_settle`), so that a
+renewal never moves the due date out from under a fee.
 """
 
 import datetime
 from decimal import Decimal
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
+from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
+
+from ledger import services as ledger
+from ledger.models import Entry, Kind
+from ledger.services import euros
+from opening.schedule import weekday_date
 
 from .models import Hold, Loan, Member, MembershipType
+
+
+class LateFee(models.TextChoices):
+    """What the desk does with the late fee of a late loan it renews."""
+
+    CHARGE = "charge", _("Facturer le retard")
+    WAIVE = "waive", _("Annuler le retard")
+
+
+def late_refusal(loan: Loan, today: datetime.date) -> ValidationError | None:
+    """Why the family itself cannot renew `loan` from its account (it is late), or None."""
+    if loan.due_on >= today:
+        return None
+    return ValidationError(
+        _(
+            "« %(game)s » est en retard depuis le %(date)s : un jeu en retard ne se prolonge pas en ligne. "
+            "Rapportez-le, ou demandez au comptoir, qui décidera des frais de retard."
+        ),
+        code="renewal_late",
+        params={"game": loan.copy.game.title, "date": weekday_date(loan.due_on + datetime.timedelta(days=1))},
+    )
+
+
+def late_fee_settle(
+    *, loan: Loan, staff: AbstractBaseUser, decision: str, reason: str, today: datetime.date
+) -> Entry | None:
+    """Charge or waive the late fee a late loan built up so far, before the desk renews it.
+
+    Refused without a decision (`late_fee`), or a waiver without its reason (`reason`); nothing to
+    settle when the loan is on time or its membership type charges no late fee.
+    """
+    days = loan.days_late(today)
+    fee = loan.member.membership_type.late_fee(days)
+    if fee <= 0:
+        return None
+    late = ngettext_lazy("%(count)s jour de retard", "%(count)s jours de retard", "count") % {"count": days}
+    if decision not in LateFee.values:
+        message = _(
+            "« %(game)s » a %(late)s (%(fee)s de frais) : facturez le retard ou annulez-le, avec une "
+            "raison, avant de le prolonger."
+        )
+        params = {"game": loan.copy.game.title, "late": late, "fee": euros(fee)}
+        raise ValidationError({"late_fee": ValidationError(message, code="late_fee_decision", params=params)})
+    reason = reason.strip()
+    if decision == LateFee.WAIVE and not reason:
+        raise ValidationError(
+            {"reason": ValidationError(_("Dites pourquoi le retard est annulé."), code="reason_required")}
+        )
+    return ledger.charge_create(
+        member=loan.member,
+        kind=Kind.LATE_FEE,
+        amount=fee,
+        staff=staff,
+        site=loan.copy.location_id,
+        loan=loan,
+        copy=loan.copy,
+        waived=decision == LateFee.WAIVE,
+        note=_("%(late)s, réglé à la prolongation%(reason)s")
+        % {"late": late, "reason": f" : {reason}" if reason else ""},
+    )
 
 
 def renewal_refusal(
@@ -54,7 +126,9 @@ def explain_loans(loans: list[Loan], member: Member, today: datetime.date) -> No
     )
     valid = member.membership_is_valid(today)
     for loan in loans:
-        refusal = renewal_refusal(loan, membership_type, someone_waiting=loan.copy.game_id in waiting)
+        refusal = renewal_refusal(
+            loan, membership_type, someone_waiting=loan.copy.game_id in waiting
+        ) or late_refusal(loan, today)
         loan.renewable = valid and refusal is None
         if not valid:
             loan.renewal_refused = _("Adhésion expirée : renouvelez-la au comptoir pour prolonger vos prêts.")

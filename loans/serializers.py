@@ -9,6 +9,7 @@ from ledger.models import Entry
 from ludotheque.api import FieldsOnceMixin
 
 from .models import Hold, HouseholdMember, Loan, Member, MissingPiece
+from .renewals import LateFee
 
 
 class HouseholdMemberSerializer(serializers.ModelSerializer):
@@ -145,6 +146,19 @@ class LoanLostSerializer(serializers.Serializer):
     """A family lost the game: the copy's replacement value, if charged, may be waived."""
 
     waive_charge = serializers.BooleanField(required=False, default=False)
+
+
+class LoanRenewSerializer(serializers.Serializer):
+    """Renew a loan; a late one's late fee so far is charged or waived first (a waiver says why)."""
+
+    late_fee = serializers.ChoiceField(
+        choices=LateFee.choices,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="For a late loan whose membership charges late fees: charge | waive.",
+    )
+    reason = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
 
 
 class ChargeSerializer(serializers.Serializer):

@@ -43,7 +43,7 @@ from rules.pieces import summary as playability_summary
 
 from .models import HOLD_PICKUP_DAYS, Hold, Loan, Member, MembershipType, MissingPiece
 from .playable import copy_playability, copy_playable_store
-from .renewals import renewal_refusal
+from .renewals import late_fee_settle, late_refusal, renewal_refusal
 
 
 @dataclass(frozen=True)
@@ -440,8 +440,14 @@ def loan_create(
 
 
 @transaction.atomic
-def loan_renew(*, loan: Loan) -> Loan:
-    """Push the due date back by one loan period, if the membership allows and nobody waits for the game."""
+def loan_renew(
+    *, loan: Loan, staff: AbstractBaseUser | None = None, late_fee: str = "", reason: str = ""
+) -> Loan:
+    """Push the due date back by one loan period, if the membership allows and nobody waits for the game.
+
+    `staff` renews at the desk; without it the family renews from its account, which a late loan
+    refuses. The desk settles a late loan's fee first (`late_fee`: charge or waive, with a `reason`).
+    """
     loan = Loan.objects.select_for_update(of=("self",)).select_related("copy__game").get(pk=loan.pk)
     game = loan.copy.game
     if not loan.is_open:
@@ -460,8 +466,12 @@ def loan_renew(*, loan: Loan) -> Loan:
     refusal = renewal_refusal(
         loan, member.membership_type, someone_waiting=Hold.objects.waiting().filter(game=game).exists()
     )
+    if refusal is None and staff is None:
+        refusal = late_refusal(loan, today)
     if refusal is not None:
         raise refusal
+    if staff is not None:
+        late_fee_settle(loan=loan, staff=staff, decision=late_fee, reason=reason, today=today)
     # A late loan gets a full period from today; an early renewal adds one to the current due date.
     loan.due_on = due_date(
         copy=loan.copy, start=max(loan.due_on, today), days=member.membership_type.loan_period_days

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import checkout_views, exchange_views, lockouts, views
+from . import checkout_views, exchange_views, lockouts, renewal_views, views
 
 app_name = "loans"
 
@@ -11,7 +11,7 @@ urlpatterns = [
     path("comptoir/familles/<int:pk>/inviter/", views.member_invite, name="member-invite"),
     path("comptoir/familles/<int:pk>/kit/", checkout_views.checkout_pack, name="checkout-pack"),
     path("comptoir/familles/<int:pk>/calendrier/", views.member_calendar_token, name="member-calendar-token"),
-    path("comptoir/prets/<int:pk>/prolonger/", views.loan_renew, name="loan-renew"),
+    path("comptoir/prets/<int:pk>/prolonger/", renewal_views.loan_renew, name="loan-renew"),
     path("comptoir/prets/<int:pk>/retour/", views.loan_return, name="loan-return"),
     path("comptoir/prets/<int:pk>/perdu/", views.loan_lost, name="loan-lost"),
     path("comptoir/retour/", views.return_scan, name="return-scan"),

@@ -243,23 +243,6 @@ def _warn_late(request: HttpRequest, member: Member) -> None:
 
 @staff_required
 @require_POST
-def loan_renew(request: HttpRequest, pk: int) -> HttpResponse:
-    # A loan anonymised (closed, its family forgotten) has no family page to renew it from.
-    loan = get_object_or_404(Loan, pk=pk, member__isnull=False)
-    try:
-        loan = services.loan_renew(loan=loan)
-    except ValidationError as error:
-        return _render_member(request, _get_member(loan.member_id), refusal=error, status=400)
-    messages.success(
-        request,
-        _("« %(game)s » prolongé : à rendre le %(date)s.")
-        % {"game": loan.copy.game.title, "date": weekday_date(loan.due_on)},
-    )
-    return redirect("loans:member-detail", pk=loan.member_id)
-
-
-@staff_required
-@require_POST
 def member_calendar_token(request: HttpRequest, pk: int) -> HttpResponse:
     """The desk renews or revokes a family's calendar address (on the family's request)."""
     member = _get_member(pk)
