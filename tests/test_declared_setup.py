@@ -489,3 +489,13 @@ def test_the_rules_page_and_the_index_show_the_declared_calculator(client, decla
     )  # three players first
     index = client.get(reverse("rules:page-list")).content.decode()
     assert reverse("rules:page-detail", args=["kingdomino"]) in index
+
+
+def test_saving_the_setup_keeps_a_piece_marked_accessory_in_the_admin(librarian, declared, kingdomino):
+    rule_book = Component.objects.create(
+        game=kingdomino, position=3, quantity=1, label="règle", rules_key="accessory"
+    )
+    assert librarian.post(declare_url(), declaration()).status_code == 302
+    rule_book.refresh_from_db()
+    assert rule_book.rules_key == "accessory"
+    assert kingdomino.components.get(label="dominos").rules_key == ""  # unticked on the page: unlinked

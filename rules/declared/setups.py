@@ -130,6 +130,8 @@ def declared_setup_save(
 def _link_pieces(game: Game, keys: set[str], links: dict[int, str]) -> None:
     for piece in Component.objects.select_for_update().filter(game=game):
         wanted = links.get(piece.pk, "")
+        if not wanted and piece.rules_key == ACCESSORY:
+            continue  # « accessoire » is set in the admin, not an element of the setup: kept
         if wanted and wanted not in keys and wanted != ACCESSORY:
             raise ValidationError(
                 _("Aucun élément de cette mise en place n'a l'identifiant « %(key)s »."),
