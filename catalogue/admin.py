@@ -520,7 +520,7 @@ class SpreadsheetImportAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
 
 @admin.register(Location)
 class LocationAdmin(LibrarianAccessMixin, admin.ModelAdmin):
-    list_display = ["name", "copy_count"]
+    list_display = ["name", "phone", "email", "copy_count"]
     search_fields = ["name"]
 
     def get_queryset(self, request):

@@ -38,7 +38,7 @@ from django.core.management.base import CommandError, OutputWrapper
 from django.core.management.color import no_style
 
 from .management.commands.import_pmb import write_pmb_import_report
-from .models import BarcodeSequence, Game
+from .models import BarcodeSequence, Game, Location
 from .pmb import PmbAuthor, PmbCategory, PmbNotice, PmbPublisher
 from .services import game_import_from_pmb, games_import_from_pmb_files
 from .templatetags.games import make_thumbnails
@@ -127,10 +127,18 @@ def load(*, stdout: OutputWrapper) -> None:
         game.image.save(f"{game.slug}.jpg", box_picture(game.title), save=True)
         make_thumbnails(game.image)
         stdout.write(f"{game.title} : photo de la boîte")
+    # Where families find the demo's site (the home page's « Devenir membre »); fictional, as the families.
+    Location.objects.filter(name=DEMO_SITE["name"], address="").update(**DEMO_SITE)
     # New copies added in the admin without a barcode are numbered LUD000001, LUD000002…
     BarcodeSequence.objects.get_or_create(pk=1, defaults={"prefix": "LUD", "next_number": 1, "digits": 6})
 
 
+DEMO_SITE = {
+    "name": "Maison des Enfants",
+    "address": "Rue de l'Exemple 12\n1000 Bruxelles",
+    "phone": "02 000 00 00",
+    "email": "ludotheque@example.org",
+}
 # The demo games that get a box picture; the others show the placeholder (initials on their category's colour).
 DEMO_PICTURES = ["Les colons de Catane", "7 Wonders", "La chasse aux monstres", "Quarto", "Marrakech"]
 

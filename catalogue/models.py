@@ -21,6 +21,9 @@ class Location(models.Model):
 
     name = models.CharField(_("nom"), max_length=120, unique=True)
     address = models.TextField(_("adresse"), blank=True)
+    # How families reach the site: the home page's « Devenir membre » shows them beside its hours.
+    phone = models.CharField(_("téléphone"), max_length=40, blank=True)
+    email = models.EmailField(_("e-mail"), blank=True)
 
     class Meta:
         ordering = ["name"]

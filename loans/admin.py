@@ -18,11 +18,19 @@ from .models import Hold, HouseholdMember, Loan, Member, MembershipType, Missing
 
 @admin.register(MembershipType)
 class MembershipTypeAdmin(LibrarianAccessMixin, admin.ModelAdmin):
-    list_display = ["name", "duration_days", "price", "loan_quota", "loan_period_days", "renewals_allowed"]
+    list_display = [
+        "name",
+        "duration_days",
+        "price",
+        "public",
+        "loan_quota",
+        "loan_period_days",
+        "renewals_allowed",
+    ]
     # Amounts typed the French way (« 0,20 ») as well as with a dot.
     formfield_overrides = {models.DecimalField: {"localize": True}}
     fieldsets = [
-        (None, {"fields": ["name", "duration_days", "price"]}),
+        (None, {"fields": ["name", "duration_days", "price", "public"]}),
         (_("Prêts"), {"fields": ["loan_quota", "loan_period_days", "renewals_allowed", "late_loans"]}),
         (
             _("Frais (tous facultatifs)"),

@@ -35,6 +35,11 @@ class MembershipType(models.Model):
         _("durée (jours)"), default=365, help_text=_("365 pour une adhésion d'un an.")
     )
     price = models.DecimalField(_("prix (€)"), max_digits=7, decimal_places=2, default=0)
+    public = models.BooleanField(
+        _("présentée aux visiteurs"),
+        default=True,
+        help_text=_("Affichée avec son prix sur la page d'accueil, dans « Devenir membre »."),
+    )
     loan_quota = models.PositiveSmallIntegerField(
         _("jeux empruntés en même temps"), default=3, help_text=_("Nombre maximum de prêts en cours.")
     )

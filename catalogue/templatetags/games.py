@@ -10,6 +10,7 @@ import datetime
 import zlib
 
 from django import template
+from django.db.models import Exists, OuterRef
 from django.template.loader import get_template
 from django.utils import formats, timezone
 from django.utils.html import conditional_escape, format_html
@@ -257,3 +258,23 @@ def game_result(game) -> str:
         facts=game_facts(game),
         flag=flag,
     )
+
+
+# How many covers each row of the home page shows.
+HOME_COVERS = 6
+
+
+@register.inclusion_tag("includes/home_covers.html")
+def home_covers() -> dict:
+    """The home page's covers: the newest titles with a copy to lend, and titles on the shelf now (the
+    most lent first). Two queries whatever the catalogue's size; a box picture's thumbnail is the game
+    page's, already made."""
+    from catalogue.models import Copy, Game
+
+    games = Game.objects.select_related("category").only("title", "slug", "image", "category__code")
+    lendable = Exists(Copy.objects.filter(game=OuterRef("pk"), status__in=Copy.Status.in_circulation()))
+    on_shelf = Exists(Copy.objects.available().filter(game=OuterRef("pk")))
+    return {
+        "new": list(games.filter(lendable).order_by("-created_at", "-pk")[:HOME_COVERS]),
+        "on_shelf": list(games.filter(on_shelf).order_by("-loans_last_year", "title", "pk")[:HOME_COVERS]),
+    }

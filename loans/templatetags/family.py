@@ -1,10 +1,14 @@
-"""What a family's own session adds to pages the catalogue draws: « Réserver » on a game's page."""
+"""What a family's own session adds to pages the catalogue draws (« Réserver » on a game's page, the
+calendar's webcal:// address), and the home page's « Devenir membre »."""
 
 from django import template
+from django.utils import timezone
 
-from catalogue.models import Copy
+from catalogue.models import Copy, Location
+from opening.models import Weekday
+from opening.schedule import site_calendars
 
-from ..models import Member
+from ..models import Member, MembershipType
 
 register = template.Library()
 
@@ -49,3 +53,28 @@ def _visitor_offer(request, game) -> dict:
         copy.is_available for copy in copies
     )
     return {"show": out, "visitor": True, "next": request.get_full_path()}
+
+
+@register.inclusion_tag("loans/includes/how_to_join.html")
+def how_to_join() -> dict:
+    """The home page's « Devenir membre »: the memberships offered with their price, and each site a
+    family can come to with its address, contact and weekly hours (three or four queries)."""
+    calendars_from = timezone.localdate()
+    sites = list(Location.objects.order_by("name"))
+    calendars = site_calendars(sites, from_day=calendars_from)
+    return {
+        "types": list(MembershipType.objects.filter(public=True).order_by("price", "name")),
+        "sites": [
+            {"site": site, "hours": _weekly_hours(calendars[site.pk])}
+            for site in sites
+            if site.address or site.phone or site.email or calendars[site.pk].has_hours
+        ],
+    }
+
+
+def _weekly_hours(calendar) -> list[tuple[str, str]]:
+    """« mercredi », « 14:00–18:00 » for each weekday the site opens, Monday first."""
+    return [
+        (Weekday(day).label, ", ".join(f"{opens:%H:%M}–{closes:%H:%M}" for opens, closes in spans))
+        for day, spans in sorted(calendar.hours.items())
+    ]
