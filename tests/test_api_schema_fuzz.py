@@ -15,6 +15,7 @@ from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import response_schema_conformance
 
 from tests.loan_helpers import make_desk_world
+from tests.test_bad_input import BAD_VALUES as PAGE_BAD_VALUES
 
 EXAMPLES = 40
 
@@ -61,3 +62,62 @@ def test_no_request_gets_a_server_error_or_an_undocumented_response(case, world,
         headers={"Authorization": f"Token {token}", "Accept-Encoding": "identity"},
         checks=[not_a_server_error, response_schema_conformance],
     )
+
+
+# --- every parameter of every operation, with the shapes that crashed views ---------------------------
+
+# The shapes that crashed views (tests/test_bad_input.py sends the same to the main pages), and a lone
+# surrogate's escape.
+BAD_VALUES = [*PAGE_BAD_VALUES, "\\ud800"]
+# Where a parameter is not the one under test, a value that reaches the view.
+PATH_VALUES = {"slug": "quarto", "barcode": "90461"}
+
+
+def parameters(operation) -> list[tuple[str, str]]:
+    """(location, name) of every parameter of the operation a client writes: path, query, body fields."""
+    found = [
+        (parameter.location.value, parameter.name)
+        for parameter in operation.iter_parameters()
+        if parameter.location.value in ("path", "query")
+    ]
+    for body in operation.body:
+        for name, field in body.resolved_schema.get("properties", {}).items():
+            if not field.get("readOnly") and ("body", name) not in found:
+                found.append(("body", name))
+    return found
+
+
+SWEEP = [
+    pytest.param(
+        result.ok(), location, name, id=f"{result.ok().method.upper()} {result.ok().path} {location}:{name}"
+    )
+    for result in schema.get_all_operations()
+    for location, name in parameters(result.ok())
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("operation", "location", "name"), SWEEP)
+def test_no_parameter_of_any_operation_crashes_on_a_nul_byte_a_long_value_or_foreign_digits(
+    operation, location, name, world, staff_user, same_connection
+):
+    token = Token.objects.get_or_create(user=staff_user)[0].key
+    path_values = {"id": str(world["late"].pk), **PATH_VALUES}
+    media_types = [body.media_type for body in operation.body if body.media_type != "multipart/form-data"]
+    for value in BAD_VALUES:
+        path = {
+            parameter.name: path_values.get(parameter.name, "1")
+            for parameter in operation.iter_parameters()
+            if parameter.location.value == "path"
+        }
+        query, body = {}, {}
+        {"path": path, "query": query, "body": body}[location][name] = value
+        for media_type in media_types or [None]:
+            case = operation.Case(
+                path_parameters=path,
+                query=query,
+                **({"body": body, "media_type": media_type} if media_type else {}),
+            )
+            response = case.call(headers={"Authorization": f"Token {token}", "Accept-Encoding": "identity"})
+            assert response.status_code < 500, (value[:20], media_type, response.text[:500])
+            case.validate_response(response, checks=[not_a_server_error, response_schema_conformance])

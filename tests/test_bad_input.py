@@ -5,14 +5,16 @@ The test client re-raises a view's exception, so each of these failed with a tra
 
 import datetime
 import json
+import re
 
 import pytest
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from loans.models import Loan
+from rules.models import LOADER_AUTHOR, Revision, RulePage
 from tests.conftest import text_of
-from tests.loan_helpers import make_copy, make_game, make_member, make_membership_type
+from tests.loan_helpers import make_copy, make_desk_world, make_game, make_member, make_membership_type
 
 pytestmark = pytest.mark.django_db
 
@@ -317,3 +319,89 @@ def test_declaring_an_anonymised_loan_lost_says_it_is_closed(client, staff_user,
     response = client.get(f"/comptoir/prets/{anonymised_loan.pk}/perdu/", follow=True)
     assert response.status_code == 200
     assert "Ce prêt est déjà clôturé." in text_of(response)
+
+
+# --- the main pages' query parameters, fuzzed -----------------------------------------------------------
+
+# The shapes that crashed views: a NUL byte, a value longer than any address holds, digits that are not
+# ASCII (Python's int() reads « ١٢ » as 12), a superscript digit (a digit to str.isdigit(), not to
+# int()), a number beyond any column. tests/test_api_schema_fuzz.py sends the same to the API.
+BAD_VALUES = ["1\x00", "9" * 3_000, "١٢", "²", "9" * 40]
+GET_FORM = re.compile(r"<form\b(?![^>]*method=\"post\")[^>]*>(.*?)</form>", re.DOTALL | re.IGNORECASE)
+FIELD_NAME = re.compile(r"<(?:input|select|textarea)\b[^>]*\bname=\"([^\"]+)\"")
+
+# Each main page, with the parameters its view reads that no form of it shows.
+ANONYMOUS_PAGES = {
+    "/": [],
+    "/jeux/": ["page"],
+    "/jeux/{game}/": [],
+    "/regles/": [],
+    "/regles/quarto/": [],
+    "/regles/quarto/mise-en-place/": [],
+    "/regles/the-builders/feuille-de-score/": [],
+    "/regles/quarto/arbitrage/": [],
+    "/regles/catane/plateau/?graine=7": [],
+    "/regles/quarto/historique/": [],
+    "/regles/quarto/comparer/": ["de", "a"],
+    "/connexion/": ["next"],
+    "/vie-privee/": [],
+}
+STAFF_PAGES = {
+    "/comptoir/": ["code"],
+    "/comptoir/familles/{family}/": [],
+    "/comptoir/retour/": ["barcode"],
+    "/comptoir/retards/": [],
+    "/comptoir/reservations/": [],
+    "/comptoir/incomplets/": [],
+    "/comptoir/statistiques/": [],
+    "/comptoir/familles/{family}/kit/": ["pret"],
+    "/comptoir/familles/{family}/caisse/": ["page"],
+    "/comptoir/cautions/": [],
+    "/comptoir/caisse/": ["site"],
+    "/comptoir/comptabilite/": ["annee", "export"],
+    "/comptoir/sur-place/": [],
+    "/comptoir/sur-place/statistiques/": ["annee"],
+    "/comptoir/lettres/": [],
+    "/catalogue/etiquettes/": [],
+    "/catalogue/etiquettes/boites/": [],
+    "/inventaire/": [],
+    "/admin/catalogue/game/": ["q", "joueurs", "age"],
+}
+
+
+def query_parameters(client, url: str, extra: list[str]) -> list[str]:
+    response = client.get(url)
+    assert response.status_code == 200, url
+    html = response.content.decode()
+    names = {name for form in GET_FORM.findall(html) for name in FIELD_NAME.findall(form)}
+    return sorted(names - {"csrfmiddlewaretoken"} | set(extra))
+
+
+def fuzz_pages(client, pages: dict[str, list[str]], **ids) -> int:
+    sent = 0
+    for page, extra in pages.items():
+        url = page.format(**ids)
+        names = query_parameters(client, url, extra)
+        assert names or not extra, url
+        for name in names:
+            for value in BAD_VALUES:
+                response = client.get(url, {name: value})
+                assert response.status_code < 500, (url, name, value[:20])
+                sent += 1
+    return sent
+
+
+def test_no_query_parameter_of_a_public_page_gets_a_server_error(client, staff_user):
+    world = make_desk_world(staff_user)
+    page = RulePage.objects.create(slug="quarto", title="Quarto")
+    for number in (1, 2):
+        Revision.objects.create(
+            page=page, number=number, author_name=LOADER_AUTHOR, content=f"== But ==\n{number}\n"
+        )
+    assert fuzz_pages(client, ANONYMOUS_PAGES, game=world["quarto"].slug) > 100
+
+
+def test_no_query_parameter_of_a_desk_page_gets_a_server_error(client, staff_user):
+    world = make_desk_world(staff_user)
+    client.force_login(staff_user)
+    assert fuzz_pages(client, STAFF_PAGES, family=world["tartempion"].pk) > 100
