@@ -232,6 +232,11 @@ class EntryQuerySet(AppendOnlyQuerySet):
             }
         return totals
 
+    def notes_erase(self) -> int:
+        """Empty these entries' notes (free text about a family that is erased): the one change an entry
+        ever goes through; the database allows it and no other (migration 0004)."""
+        return models.QuerySet.update(self.exclude(note=""), note="")
+
     def for_display(self) -> "EntryQuerySet":
         """Fetch what a list of entries shows (family, site, clerk, loan's game, reversal) in one query."""
         return self.select_related(

@@ -4,7 +4,8 @@ The privacy app depends on the apps that hold a family's data (loans, notices, l
 other way round. History is never deleted (ludotheque/history.py): it is *anonymised*, its link to
 the family cut, which the database allows for closed loans and holds and for notices, and for
 nothing else. What the statistics need (which game went out, when, for how long) stays. The ledger
-keeps its entries with the family's row, as the accounts must (see templates/privacy/policy.html).
+keeps its entries with the family's row, as the accounts must (see templates/privacy/policy.html),
+their notes emptied.
 """
 
 import datetime
@@ -164,6 +165,8 @@ def member_erase(*, member: Member, staff: AbstractBaseUser) -> Member:
     )
     NoticeItem.objects.filter(member=member).update(member=None)
     _cut_other_links(member)
+    # The amounts stay for the accounts; what a clerk typed about the family goes with it.
+    entries.notes_erase()
     member.household.all().delete()
     user = member.user
     member.name = ERASED_NAME

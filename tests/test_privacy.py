@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
@@ -230,6 +230,35 @@ def test_erasing_a_family_keeps_its_history_without_it(family, staff_user):
     with pytest.raises(ValidationError) as error:
         member_erase(member=family, staff=staff_user)
     assert error.value.code == "already_erased"
+
+
+def test_erasing_a_family_empties_its_ledger_notes_and_keeps_the_amounts(family, staff_user):
+    _return_all(family, staff_user)
+    charge(family, "6.00", staff_user, note="Alex Tartempion, 3 rue des Lilas : boîte mouillée")
+    pay(family, "6.00", staff_user, note="payé par sa voisine, Mme Dupont")
+    member_erase(member=family, staff=staff_user)
+    entries = family.ledger_entries.order_by("pk")
+    assert [entry.note for entry in entries] == ["", "", "", ""]
+    assert [entry.amount for entry in entries] == [
+        Decimal("2.00"),
+        Decimal("2.00"),
+        Decimal("6.00"),
+        Decimal("6.00"),
+    ]
+    assert entries.balance() == Decimal("0.00")
+
+
+@pytest.mark.postgresql
+def test_the_database_lets_an_entrys_note_be_emptied_and_nothing_else_change(family, staff_user):
+    entry = charge(family, "3.50", staff_user, note="Carton abîmé")
+    with pytest.raises(IntegrityError, match="refused"), transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("UPDATE ledger_entry SET note = 'autre chose' WHERE id = %s", [entry.pk])
+    with connection.cursor() as cursor:
+        cursor.execute("UPDATE ledger_entry SET note = '' WHERE id = %s", [entry.pk])
+    with pytest.raises(IntegrityError, match="refused"), transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("UPDATE ledger_entry SET amount = 1 WHERE id = %s", [entry.pk])
+    entry = family.ledger_entries.get(pk=entry.pk)
+    assert (entry.note, entry.amount) == ("", Decimal("3.50"))
 
 
 def test_an_erased_familys_waiting_e_mails_and_letters_go_out_no_more(family, staff_user):
