@@ -1,9 +1,11 @@
-"""The checkout pack (« Imprimer le kit »): for each game lent, on A4, what the family needs at home.
+"""The checkout pack (« Imprimer le kit »): a loan slip, then for each game lent, on A4, what the family needs at home.
 
-For each game lent today (or the loans chosen): the setup aid for the family's household size (the
-number of household members, within the game's range; the clerk can change it), the copy's piece
-checklist with its known missing pieces, and a blank score pad for that table — at most 2 pages per
-game, one print job. Games without executable rules get the checklist and their catalogue notice.
+The loan slip is one page for the whole checkout: the family, each game with its copy, due date and
+the pieces checked at its return. Then, for each game lent today (or the loans chosen): the setup aid
+for the family's household size (the number of household members, within the game's range; the clerk
+can change it), the copy's piece checklist with its known missing pieces on the same sheet, and a
+blank score pad for that table — one A4 page per game, two when the pad does not fit, one print job.
+Games without executable rules get the checklist and their catalogue notice.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from .playable import copy_missing, copy_playability
 
 # The notice's rules text printed for a game without executable rules: what fits on its pages.
 NOTICE_MAX_CHARACTERS = 2500
+# The piece lines of a game the loan slip lists (the game's own page lists them all): the slip is one page.
+SLIP_PIECE_LINES = 8
 MAX_PLAYERS_ASKED = 99
 
 
@@ -72,6 +76,10 @@ def checkout_pack(request: HttpRequest, pk: int) -> HttpResponse:
         asked = _players_asked(request, loan, max(household, 1), errors)
         aids = print_aids(copy.game, asked, playable)
         missing_by_piece = {component.pk: count for component, count in missing}
+        checklist = [
+            {"component": component, "missing": missing_by_piece.get(component.pk, 0)}
+            for component in copy.game.components.all()
+        ]
         games.append(
             {
                 "loan": loan,
@@ -80,10 +88,9 @@ def checkout_pack(request: HttpRequest, pk: int) -> HttpResponse:
                 "aids": aids,
                 "field": f"joueurs-{loan.pk}",
                 "players": aids.players if aids else asked,
-                "checklist": [
-                    {"component": component, "missing": missing_by_piece.get(component.pk, 0)}
-                    for component in copy.game.components.all()
-                ],
+                "checklist": checklist,
+                "slip_pieces": checklist[:SLIP_PIECE_LINES],
+                "slip_more": max(0, len(checklist) - SLIP_PIECE_LINES),
                 "missing": missing,
                 "playable": summary(playable) if playable is not None else "",
                 "notice": (copy.game.rules_summary or copy.game.summary)[:NOTICE_MAX_CHARACTERS],
@@ -96,5 +103,6 @@ def checkout_pack(request: HttpRequest, pk: int) -> HttpResponse:
         "games": games,
         "errors": errors,
         "chosen": request.GET.getlist("pret"),
+        "today": timezone.localdate(),
     }
     return render(request, "loans/checkout_pack.html", context, status=400 if errors else 200)

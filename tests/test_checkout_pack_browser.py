@@ -3,8 +3,8 @@
 A family of four borrows three games today: La chasse aux monstres from an incomplete copy (6 of its
 20 monster cards missing, still playable as a short game — seed 004), Biblios (coded rules) and a game
 without rules. The clerk clicks « Imprimer le kit »; Debian's Chromium prints it to PDF, read back with
-poppler-utils (`pdfinfo`, `pdftotext`): one print job, at most 2 A4 pages per game, the household's
-player count on each game with rules, the missing pieces listed.
+poppler-utils (`pdfinfo`, `pdftotext`): one print job, the loan slip then at most 2 A4 pages per game,
+the household's player count on each game with rules, the missing pieces listed.
 """
 
 import re
@@ -66,18 +66,20 @@ def test_the_checkout_pack_prints_each_game_on_at_most_two_a4_pages(page, live_s
         page.keyboard.press("Enter")
     with page.expect_navigation():
         page.click("text=Imprimer le kit")
-    assert page.locator("h1").first.inner_text() == "La chasse aux monstres — kit de prêt"
+    assert page.locator("h1").nth(1).inner_text() == "La chasse aux monstres — kit de prêt"
     page.emulate_media(media="print")
     path = tmp_path / "kit.pdf"
     page.pdf(path=str(path), format="A4", prefer_css_page_size=True)
 
     pages = pdf_pages(path)
-    assert len(pages) <= 2 * 3
+    assert len(pages) <= 1 + 2 * 3
     chasse_pages = pages_of(pages, "La chasse aux monstres")
     biblios_pages = pages_of(pages, "Biblios")
     dixit_pages = pages_of(pages, "Dixit")
     assert len(chasse_pages) <= 2 and len(biblios_pages) <= 2 and len(dixit_pages) <= 2
-    assert len(chasse_pages) + len(biblios_pages) + len(dixit_pages) == len(pages)
+    # The loan slip first, then the games' pages.
+    assert "Fiche de prêt — Charlie Machin" in pages[0]
+    assert 1 + len(chasse_pages) + len(biblios_pages) + len(dixit_pages) == len(pages)
 
     chasse_text = " ".join(chasse_pages)
     assert "4 joueurs (parties courtes)" in chasse_text  # the household of four
@@ -133,7 +135,7 @@ def test_every_coded_game_fits_two_pages_at_a_table_of_seven(page, live_server, 
 
     pages = pdf_pages(path)
     counts = {title: len(pages_of(pages, title)) for title in titles}
-    assert len(pages) <= 2 * len(titles), counts
+    assert len(pages) <= 1 + 2 * len(titles), counts
     for title in titles:
         own = pages_of(pages, title)
         assert 1 <= len(own) <= 2, (title, len(own))
