@@ -379,6 +379,8 @@ class GameAdmin(LibrarianAccessMixin, admin.ModelAdmin):
         # The pieces or their links to the rules may have changed: incomplete copies are weighed again.
         if any(formset.model is Component and formset.has_changed() for formset in formsets):
             registry.pieces_changed(form.instance)
+        # A new title gets its rules page now; a page still made from the notice follows its changes.
+        registry.catalogued([form.instance.pk])
 
     def save_formset(self, request, form, formset, change):
         if formset.model is not Copy:

@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from . import registry
 from .models import (
     Author,
     Authorship,
@@ -72,6 +73,8 @@ def games_import(*, notices: list[SheetNotice], dry_run: bool = False) -> PmbImp
             report.entries.append(_import_reporting_errors(notice, dry_run))
     if dry_run:
         transaction.set_rollback(True)
+    else:
+        registry.catalogued([result.game.pk for result in report.results])
     return report
 
 

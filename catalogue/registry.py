@@ -17,6 +17,9 @@ and each registers here, from its `AppConfig.ready()`, what the catalogue shows 
   jeu »…), `(label, url)` pairs for one game, at most one query per function.
 - **Piece keys** (the rules app): for a game with coded rules, the pieces its module declares, as
   `(key, label)` choices for the admin's link of each catalogue piece (`Component.rules_key`).
+- **Catalogued** (the rules app): told which games an import or the admin just wrote, it gives each
+  its rules page (made from the notice while no librarian has written one), so that every title has
+  one from the moment it is catalogued.
 - **Playability** (the loans app, which knows the missing pieces, asking the rules engine): for the
   incomplete copies among some copies, « jouable : parties courtes, 2 à 5 joueurs », by copy id;
   and, told that a game's pieces changed (the admin), it weighs its incomplete copies again
@@ -54,6 +57,7 @@ _elsewhere: list[tuple[Callable[[], Expression], Callable[[], str]]] = []
 _piece_keys: Callable[[Game], list[tuple[str, str]]] | None = None
 _playability: Callable[[list[Copy]], dict[int, str]] | None = None
 _pieces_changed: Callable[[Game], None] | None = None
+_catalogued: list[Callable[[list[int]], object]] = []
 
 
 def register_circulation(circulation: Circulation) -> None:
@@ -125,3 +129,15 @@ def pieces_changed(game: Game) -> None:
     """Tell the lending app a game's pieces or their links changed (its incomplete copies are weighed again)."""
     if _pieces_changed is not None:
         _pieces_changed(game)
+
+
+def register_catalogued(listener: Callable[[list[int]], object]) -> None:
+    if listener not in _catalogued:
+        _catalogued.append(listener)
+
+
+def catalogued(game_ids: list[int]) -> None:
+    """Tell the apps built on the catalogue that these games were just created or changed (an import, the admin)."""
+    if game_ids:
+        for listener in _catalogued:
+            listener(list(game_ids))

@@ -22,6 +22,7 @@ from django.db import DatabaseError, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from . import registry
 from .models import (
     Author,
     Authorship,
@@ -118,6 +119,9 @@ def games_import_from_pmb_files(*, paths: Iterable[str | Path], dry_run: bool = 
             report.entries.append(
                 item if isinstance(item, PmbError) else _import_reporting_errors(item, dry_run)
             )
+    if not dry_run:
+        # Each title gets its rules page (registered by the rules app), or a still generated one its notice's news.
+        registry.catalogued([result.game.pk for result in report.results])
     return report
 
 

@@ -9,8 +9,10 @@ class RulesConfig(AppConfig):
     def ready(self) -> None:
         from catalogue import registry
 
+        from .pages.generate import catalogued
         from .pieces import piece_keys
         from .services import notice_links
 
         registry.register_notice_links(notice_links)
         registry.register_piece_keys(piece_keys)
+        registry.register_catalogued(catalogued)

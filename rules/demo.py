@@ -14,6 +14,7 @@ from .engine import ACCESSORY, render
 from .games import components_of, get_game
 from .management.commands.load_rule_pages import write_load_report
 from .models import RulePage
+from .pages.generate import rule_pages_generate
 from .pages.services import WIKI_DIR, rule_pages_load
 
 
@@ -25,6 +26,8 @@ def load(*, stdout: OutputWrapper) -> None:
         raise CommandError(f"{len(report.errors)} page file(s) could not be loaded.")
     declared_demo.load(stdout=stdout)
     link_pieces(stdout=stdout)
+    # Every other demo title: its page made from its notice, as an import would have made it.
+    stdout.write(rule_pages_generate().line())
 
 
 # --- the catalogue's pieces linked to the engine's (issue 14: playable with missing pieces) ---------

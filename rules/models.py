@@ -22,6 +22,22 @@ LOADER_AUTHOR = "Ludothèque"
 REVISION_MAX_LENGTH = 100_000
 
 
+class Winning(models.TextChoices):
+    """Whether the highest or the lowest value wins (a total, a tie-breaker)."""
+
+    HIGHEST = "highest", _("le plus grand")
+    LOWEST = "lowest", _("le plus petit")
+
+
+class RulePageQuerySet(models.QuerySet):
+    def still_generated(self) -> "RulePageQuerySet":
+        """Pages made from their notice that no librarian has published yet (« à compléter »)."""
+        return self.filter(generated=True)
+
+    def reviewed(self) -> "RulePageQuerySet":
+        return self.filter(reviewed_at__isnull=False)
+
+
 class RulePage(models.Model):
     """A game's structured rules page; its slug is the rules engine's slug (`/regles/<slug>/`)."""
 
@@ -36,11 +52,38 @@ class RulePage(models.Model):
         verbose_name=_("notice du catalogue"),
     )
     created_at = models.DateTimeField(_("créée le"), default=timezone.now)
+    # Made from the catalogue notice (rules/pages/generate.py) and not yet published by a librarian:
+    # the page says it is « à compléter », and a new import of the notice may write it again as long
+    # as its current revision is the generator's own.
+    generated = models.BooleanField(_("générée depuis la notice"), default=False)
+    reviewed_at = models.DateTimeField(_("relue le"), null=True, blank=True)
+    reviewed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("relue par"),
+    )
+    # Who wins the score sheet every page has by default, one row per round (rules/default_sheet.py);
+    # a declared score sheet says it for itself.
+    sheet_winning = models.CharField(
+        _("le total qui gagne"), max_length=10, choices=Winning, default=Winning.HIGHEST
+    )
+
+    objects = RulePageQuerySet.as_manager()
 
     class Meta:
         ordering = ["title"]
         verbose_name = _("page de règles")
         verbose_name_plural = _("pages de règles")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(sheet_winning__in=Winning.values),
+                name="rules_rulepage_sheet_winning_valid",
+                violation_error_message=_("Choisissez si le plus grand ou le plus petit total gagne."),
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.title
@@ -185,13 +228,6 @@ LINE_KEY_PATTERN = r"^[a-z][a-z0-9_-]*$"
 LINE_KEY_RESERVED = "name"  # a player's name in the score API
 LINE_POINTS_MAX = 1000
 LINE_UNITS_MAX = 9999
-
-
-class Winning(models.TextChoices):
-    """Whether the highest or the lowest value wins (a total, a tie-breaker)."""
-
-    HIGHEST = "highest", _("le plus grand")
-    LOWEST = "lowest", _("le plus petit")
 
 
 class Sign(models.TextChoices):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Exists, OuterRef
 from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 
@@ -16,14 +17,25 @@ from catalogue.models import Game
 from ludotheque.precompiled import UNUSED_ID, Precompiled
 
 from .declared.sheets import all_declared_rules, declared_rules
+from .default_sheet import default_rules
 from .engine import GameRules, InvalidInput, render
 from .games import all_games, get_game
-from .models import RulePage
+from .models import DeclaredSetup, RulePage
 
 
 def game_rules(slug: str) -> GameRules | None:
-    """The GameRules behind this slug (setup, score sheet, checks), or None."""
-    return get_game(slug) or declared_rules(slug)
+    """The GameRules behind this slug (setup, score sheet, checks), or None.
+
+    The coded game, else the sheet a librarian declared, else the round-by-round sheet every page
+    has by default (rules/default_sheet.py).
+    """
+    coded = get_game(slug)
+    if coded is not None:
+        return coded
+    declared = declared_rules(slug)
+    if declared is not None and "score" in declared.features:
+        return declared
+    return default_rules(slug, setup_from=declared if declared is not None and declared.features else None)
 
 
 def all_game_rules() -> list[GameRules]:
@@ -60,18 +72,33 @@ def error_messages(invalid: InvalidInput) -> dict[str, list[str]]:
 
 
 # The slug of a game's rules page, compiled to SQL once per connection (ludotheque/precompiled.py).
+# The slug of a game's rules page and whether it has a declared setup, compiled to SQL once per
+# connection (ludotheque/precompiled.py).
 _RULES_SLUG = Precompiled(
-    lambda game: RulePage.objects.filter(game_id=game).values_list("slug", flat=True)[:1], UNUSED_ID
+    lambda game: RulePage.objects.filter(game_id=game).values_list(
+        "slug", Exists(DeclaredSetup.objects.filter(page=OuterRef("pk")))
+    )[:1],
+    UNUSED_ID,
 )
 
 
 def notice_links(game: Game) -> list[tuple[str, str]]:
-    """The game's rules page and its calculator and sheet, for its catalogue notice (one query)."""
-    slug = next(iter(_RULES_SLUG.queryset(game.pk)), None)
-    if slug is None:
-        return []
-    return [
-        (gettext("Règles du jeu"), reverse("rules:page-detail", args=[slug])),
-        (gettext("Calculateur de mise en place"), reverse("rules:setup", args=[slug])),
-        (gettext("Feuille de score"), reverse("rules:score-sheet", args=[slug])),
-    ]
+    """The game's rules page and its tools, for its catalogue notice (one query).
+
+    Every title has a page (rules/pages/generate.py); one written behind the catalogue's back (a bulk
+    load not yet followed by `generate_rule_pages`) is made when its address is first opened.
+    """
+    found = next(iter(_RULES_SLUG.queryset(game.pk)), None)
+    if found is None:
+        return [(gettext("Règles du jeu"), reverse("rules:page-detail", args=[game.slug]))]
+    slug, declared_setup = found
+    coded = get_game(slug)
+    features = coded.features if coded is not None else [*(["setup"] if declared_setup else []), "score"]
+    links = [(gettext("Règles du jeu"), reverse("rules:page-detail", args=[slug]))]
+    if "setup" in features:
+        links.append((gettext("Calculateur de mise en place"), reverse("rules:setup", args=[slug])))
+    if "score" in features:
+        links.append((gettext("Feuille de score"), reverse("rules:score-sheet", args=[slug])))
+    if "check" in features:
+        links.append((gettext("Arbitrage"), reverse("rules:check", args=[slug])))
+    return links

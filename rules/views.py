@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from django.core.paginator import Paginator
 from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryDict
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -14,14 +15,21 @@ from catalogue.models import Game
 from ludotheque.api import RulesThrottle
 
 from .boards import board_links, check_form
+from .coverage import coverage
+from .default_sheet import DefaultRules
 from .drawings import PIECE_SET, qr_svg, quarto_sprite
 from .engine import GameRules
 from .forms import SetupForm, SheetChoiceForm
+from .games import all_games, get_game
 from .models import RulePage
+from .pages.generate import rule_page_for
 from .pages.markup import SectionKind
 from .score_sheet import PAD_SLOTS, ScoreSheetForm
 from .serializers import ScoreResultSerializer, score_data
-from .services import all_game_rules, game_rules, render_text, translate
+from .services import game_rules, render_text, translate
+
+INDEX_PER_PAGE = 50
+CODED_SLUGS = [rules.slug for rules in all_games()]
 
 # Where each executable part sits on the page: after the first section of one of these kinds.
 TOOL_PLACES = {
@@ -79,27 +87,46 @@ def _game_context(rules: GameRules, slug: str) -> dict:
 # --- list and page -------------------------------------------------------------------------------------
 
 
+def _entry(slug: str, title: str, rules: GameRules | None, page: RulePage | None) -> dict:
+    """A title as the rules index lists it: players, variants, tools, notice, « à compléter »."""
+    notice = page.game if page else None
+    features = rules.features if rules else []
+    if rules is None and notice is not None:
+        rules = DefaultRules.from_page(page)
+        # A declared setup's calculator is listed without reading its declaration.
+        features = [*(["setup"] if hasattr(page, "declared_setup") else []), "score"]
+    return {
+        "slug": slug,
+        "title": title,
+        "players": players_text(rules) if rules else "",
+        "variants": [translate(variant.label) for variant in rules.variants] if rules else [],
+        "features": [(feature, FEATURE_LABELS[feature]) for feature in features],
+        "notice": notice,
+        "to_complete": page is not None and page.generated,
+    }
+
+
 @require_GET
 def page_list(request: HttpRequest) -> HttpResponse:
-    pages = {page.slug: page for page in RulePage.objects.prefetch_related(_with_notice())}
-    entries = []
-    for rules in all_game_rules():
-        page = pages.pop(rules.slug, None)
-        entries.append(
-            {
-                "slug": rules.slug,
-                "title": page.title if page else rules.title,
-                "players": players_text(rules),
-                "variants": [translate(variant.label) for variant in rules.variants],
-                "features": [(feature, FEATURE_LABELS[feature]) for feature in rules.features],
-                "notice": page.game if page else None,
-            }
-        )
-    # Pages without executable rules (yet) are listed too.
-    for page in pages.values():
-        entries.append({"slug": page.slug, "title": page.title, "features": [], "notice": page.game})
-    entries.sort(key=lambda entry: entry["title"].casefold())
-    return render(request, "rules/page_list.html", {"entries": entries})
+    """Every title's page, a page of the index at a time, with how many titles have what (counted in SQL)."""
+    notices = Game.objects.with_availability().only("pk", "slug", "title", "players_min", "players_max")
+    pages = (
+        RulePage.objects.select_related("declared_setup")
+        .defer("declared_setup__definition")
+        .prefetch_related(Prefetch("game", queryset=notices))
+        .order_by("title", "pk")
+    )
+    listing = Paginator(pages, INDEX_PER_PAGE).get_page(request.GET.get("page"))
+    entries = [_entry(page.slug, page.title, get_game(page.slug), page) for page in listing]
+    if listing.number == 1:
+        # A coded game whose page was never loaded (load_rule_pages) is listed all the same.
+        loaded = set(RulePage.objects.filter(slug__in=CODED_SLUGS).values_list("slug", flat=True))
+        entries += [
+            _entry(rules.slug, rules.title, rules, None) for rules in all_games() if rules.slug not in loaded
+        ]
+        entries.sort(key=lambda entry: entry["title"].casefold())
+    context = {"entries": entries, "listing": listing, "figures": coverage()}
+    return render(request, "rules/page_list.html", context)
 
 
 def _tools(rules: GameRules | None, slug: str) -> dict:
@@ -147,7 +174,12 @@ def page_detail(request: HttpRequest, slug: str) -> HttpResponse:
     page = RulePage.objects.prefetch_related(_with_notice()).filter(slug=slug).first()
     rules = game_rules(slug)
     if page is None and rules is None:
-        raise Http404(_("Aucune page de règles ne porte cet identifiant."))
+        # A catalogued title whose page was not made yet (written behind the catalogue's back): made now.
+        game = Game.objects.filter(slug=slug).first()
+        made = rule_page_for(game) if game is not None else None
+        if made is None:
+            raise Http404(_("Aucune page de règles ne porte cet identifiant."))
+        return redirect(made)
     revision = page.current_revision if page else None
     tools = _tools(rules, slug)
     sections, leftover = _place_tools(revision.section_list if revision else [], tools)
@@ -164,6 +196,9 @@ def page_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "tools": tools,
         "rulings": [render_text(ruling) for ruling in rules.rulings] if rules else [],
         "board_links": board_links(slug),
+        # `?apercu`: staff see the page as a family does (no edit links, no edit summary).
+        "preview": "apercu" in request.GET and request.user.is_staff,
+        "staff_view": request.user.is_staff and "apercu" not in request.GET,
     }
     return render(request, "rules/page_detail.html", context)
 

@@ -135,12 +135,16 @@ def test_documents_link_to_their_file_when_it_was_uploaded(client, catalogue, se
 
 
 def test_links_to_the_rules_page_setup_and_score_sheet_when_the_game_has_one(client, catalogue):
-    assert "/regles/quarto/" not in client.get("/jeux/quarto/").content.decode()
+    # Every title links its rules page, made when first opened if no import made it yet.
+    html = client.get("/jeux/quarto/").content.decode()
+    assert 'href="/regles/quarto/"' in html and "/regles/quarto/mise-en-place/" not in html
     RulePage.objects.create(slug="quarto", title="Quarto", game=catalogue.quarto)
     html = client.get("/jeux/quarto/").content.decode()
     assert 'href="/regles/quarto/"' in html
     assert 'href="/regles/quarto/mise-en-place/"' in html
-    assert 'href="/regles/quarto/feuille-de-score/"' in html
+    # Quarto has no score sheet (the first to line up four wins): its referee instead.
+    assert "/regles/quarto/feuille-de-score/" not in html
+    assert 'href="/regles/quarto/arbitrage/"' in html
 
 
 def test_a_game_without_copies_says_so(client, catalogue):

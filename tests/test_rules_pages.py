@@ -112,7 +112,8 @@ def test_the_page_shows_its_sections_from_the_current_revision(client):
     assert '<section class="rules-section kind-variants" id="variantes">' in html
     text = text_of(response)
     assert "Version 2, par Bourjn" in text
-    assert "« Précision »" in text
+    # The edit summary is the history's: families never see it on the page, staff do.
+    assert "« Précision »" not in text
     assert reverse("rules:history", args=["biblios"]) in html
 
 

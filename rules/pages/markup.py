@@ -26,6 +26,8 @@ from django.db import models
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
+from .notice_text import heading_kind
+
 
 class SectionKind(models.TextChoices):
     GOAL = "goal", _("But du jeu")
@@ -39,20 +41,6 @@ class SectionKind(models.TextChoices):
     OTHER = "other", _("Autre")
 
 
-# Section titles, normalised (no accents, lower case), by the kind they announce. A title is of a
-# kind when it is one of these words or starts with one of them (« Décompte final », « Variante »).
-KIND_TITLES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    (SectionKind.GOAL, ("but du jeu", "but", "principe", "idee du jeu", "objectif")),
-    (SectionKind.MATERIAL, ("materiel", "contenu", "composants")),
-    (SectionKind.SETUP, ("mise en place", "preparation", "installation")),
-    (SectionKind.PLAY, ("deroulement", "tour de jeu", "comment jouer")),
-    (SectionKind.END, ("fin de partie", "fin de la partie", "fin du jeu")),
-    (SectionKind.SCORING, ("decompte", "score", "comptage", "comment marquer", "calcul des points")),
-    (SectionKind.VARIANTS, ("variantes", "variante")),
-    (SectionKind.FAQ, ("precisions", "precision", "faq", "questions")),
-)
-
-
 def normalise(title: str) -> str:
     """Lower case, accents and punctuation removed, spaces collapsed: « Précisions / FAQ » → « precisions faq »."""
     decomposed = unicodedata.normalize("NFKD", title)
@@ -61,13 +49,9 @@ def normalise(title: str) -> str:
 
 
 def section_kind(title: str) -> str:
-    """The kind of a section from its title; `other` when it is none of the known ones."""
-    words = normalise(title)
-    for kind, prefixes in KIND_TITLES:
-        for prefix in prefixes:
-            if words == prefix or words.startswith(prefix + " "):
-                return kind
-    return SectionKind.OTHER
+    """The kind of a section from its title (notice_text.HEADINGS: « Décompte final », « Variante »,
+    « Conttenu »); `other` when it is none of the known ones."""
+    return heading_kind(title) or SectionKind.OTHER
 
 
 # --- inline markup -------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from catalogue.models import Game
@@ -215,3 +216,22 @@ def _free(notice: Game | None) -> Game | None:
     if notice is None or RulePage.objects.filter(game=notice).exists():
         return None
     return notice
+
+
+# --- publishing a page made from its notice ---------------------------------------------------------
+
+
+@transaction.atomic
+def rule_page_publish(*, page: RulePage, staff) -> RulePage:
+    """A librarian has read the page and vouches for it: it is no longer « à compléter », and no new
+    import of its notice will write it again. Publishing twice changes nothing the second time."""
+    locked = RulePage.objects.select_for_update().get(pk=page.pk)
+    if locked.reviewed_at is not None and not locked.generated:
+        return locked
+    if not locked.revisions.exists():
+        raise ValidationError(_("Cette page n'a pas encore de texte à publier."), code="no_text")
+    locked.generated = False
+    locked.reviewed_at = timezone.now()
+    locked.reviewed_by = staff
+    locked.save(update_fields=["generated", "reviewed_at", "reviewed_by"])
+    return locked
