@@ -63,6 +63,11 @@ class DefaultRules(GameRules):
     def setup(self, setup: Setup) -> SetupResult:
         return self.setup_from.setup(setup)
 
+    @property
+    def declared_setup(self):
+        """The declaration behind the setup beside this sheet (its pieces: rules/pieces.py), or None."""
+        return getattr(self.setup_from, "declared_setup", None)
+
     @classmethod
     def from_page(cls, page: RulePage, setup_from: GameRules | None = None) -> DefaultRules:
         """Read a page fetched with its notice (`select_related("game")`)."""

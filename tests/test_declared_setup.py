@@ -388,7 +388,8 @@ def test_a_notice_whose_range_changed_keeps_its_page_without_a_broken_calculator
 ):
     kingdomino.players_max = 6
     kingdomino.save()
-    assert game_rules("kingdomino").features == []  # 5 and 6 players have no count: none until corrected
+    # 5 and 6 players have no count: no calculator until corrected (the score sheet every title has stays)
+    assert game_rules("kingdomino").features == ["score"]
     assert client.get(reverse("rules:setup", args=["kingdomino"])).status_code == 404
 
 
