@@ -3,6 +3,7 @@ agenda » is a webcal:// link, « Copier l'adresse » puts the address on the cl
 
 import pytest
 
+from tests.axe import serious_violations
 from tests.conftest import PASSWORD
 from tests.loan_helpers import make_family_user, make_member
 
@@ -39,3 +40,15 @@ def test_a_family_copies_its_calendar_address(page, live_server, viewport):
     status = page.locator("#calendar-copied")
     status.filter(has_text="Adresse copiée").wait_for()
     assert page.evaluate("navigator.clipboard.readText()") == address
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_account_with_its_calendar_has_no_serious_accessibility_violation(browser, live_server, viewport):
+    alex = make_member("M0001", "Alex Tartempion", user=make_family_user())
+    alex.calendar_token_renew()
+    found = serious_violations(
+        browser, ["/compte/"], base_url=live_server.url, user=alex.user, viewport=viewport
+    )
+    assert found == {}

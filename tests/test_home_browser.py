@@ -1,11 +1,12 @@
 """The home page on a phone (390 px) and on a computer, in Debian's Chromium: the search first, then
-covers to tap, then how to join; nothing runs off the side of the screen."""
+covers to tap, then how to join; nothing runs off the side of the screen, nothing serious for axe."""
 
 from decimal import Decimal
 
 import pytest
 
-from catalogue.models import Location
+from catalogue.models import Game, Location
+from tests.axe import serious_violations
 from tests.loan_helpers import make_copy, make_game, make_membership_type
 from tests.notice_helpers import open_wednesdays_and_saturdays
 
@@ -13,10 +14,7 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 
 
-@pytest.mark.browser
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
-def test_the_home_page_welcomes_with_the_search_first(page, live_server, viewport):
+def _world() -> list[Game]:
     make_membership_type(name="Famille (1 an)", price=Decimal("25.00"))
     site = Location.objects.create(
         name="Maison des Enfants", address="Rue de l'Exemple 12\n1000 Bruxelles", phone="02 000 00 00"
@@ -25,7 +23,14 @@ def test_the_home_page_welcomes_with_the_search_first(page, live_server, viewpor
     games = [make_game(f"Jeu numéro {number}") for number in range(8)]
     for number, game in enumerate(games):
         make_copy(game, f"J{number}")
+    return games
 
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_home_page_welcomes_with_the_search_first(page, live_server, viewport):
+    games = _world()
     page.set_viewport_size(viewport)
     page.goto(live_server.url + "/")
     search = page.get_by_role("search")
@@ -46,3 +51,11 @@ def test_the_home_page_welcomes_with_the_search_first(page, live_server, viewpor
     with page.expect_navigation():
         covers.nth(0).get_by_role("link").click()
     assert page.url == live_server.url + games[-1].get_absolute_url()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_home_page_has_no_serious_accessibility_violation(browser, live_server, viewport):
+    _world()
+    assert serious_violations(browser, ["/"], base_url=live_server.url, viewport=viewport) == {}
