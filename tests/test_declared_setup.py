@@ -503,3 +503,12 @@ def test_saving_the_setup_keeps_a_piece_marked_accessory_in_the_admin(librarian,
     rule_book.refresh_from_db()
     assert rule_book.rules_key == "accessory"
     assert kingdomino.components.get(label="dominos").rules_key == ""  # unticked on the page: unlinked
+
+
+def test_more_rows_keeps_what_was_typed_and_saves_nothing(librarian, kingdomino):
+    response = librarian.post(declare_url(), declaration() | {"more": ""})
+    assert response.status_code == 200
+    form = response.context["form"]
+    assert len(form.steps.forms) == len(STEPS) + 4 and len(form.components.forms) == len(COMPONENTS) + 4
+    assert 'value="2: 24, 3: 12, 4: 0"' in response.content.decode()
+    assert not DeclaredSetup.objects.exists()

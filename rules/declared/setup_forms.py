@@ -134,9 +134,10 @@ VariantFormSet = formset_factory(
     VariantRow, extra=2, can_delete=True, max_num=VARIANTS_LIMIT, validate_max=True
 )
 ComponentFormSet = formset_factory(
-    ComponentRow, extra=3, can_delete=True, max_num=COMPONENTS_LIMIT, validate_max=True
+    ComponentRow, extra=4, can_delete=True, max_num=COMPONENTS_LIMIT, validate_max=True
 )
-StepFormSet = formset_factory(StepRow, extra=4, can_delete=True, max_num=STEPS_LIMIT, validate_max=True)
+StepFormSet = formset_factory(StepRow, extra=8, can_delete=True, max_num=STEPS_LIMIT, validate_max=True)
+MORE_ROWS = 4  # « Plus de lignes »: the rows added to each list, what was typed kept
 ROW_FIELDS = {"per_player": "count", "plus": "count", "to": "count"}
 
 
@@ -148,6 +149,20 @@ class SourcesForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 2, "cols": 60}),
         help_text=_("D'où viennent les nombres : la règle du jeu, sa page."),
     )
+
+
+def with_more_rows(data) -> dict:
+    """The posted rows with MORE_ROWS blank ones added to each list (nothing is saved)."""
+    more = data.copy()
+    for prefix, limit in (
+        ("variants", VARIANTS_LIMIT),
+        ("components", COMPONENTS_LIMIT),
+        ("steps", STEPS_LIMIT),
+    ):
+        raw = str(more.get(f"{prefix}-TOTAL_FORMS", "0"))
+        total = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 4 else 0
+        more[f"{prefix}-TOTAL_FORMS"] = str(min(total + MORE_ROWS, limit))
+    return more
 
 
 class SetupDeclarationForm:

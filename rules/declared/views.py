@@ -16,7 +16,7 @@ from rules.engine.draft import Draft, draft_setup, plain
 from rules.games import get_game
 from rules.models import DeclaredSetup, RulePage
 
-from .setup_forms import SetupDeclarationForm
+from .setup_forms import SetupDeclarationForm, with_more_rows
 from .setups import declared_setup_save
 
 
@@ -51,13 +51,12 @@ def setup_declare(request: HttpRequest, slug: str) -> HttpResponse:
     stored = DeclaredSetup.objects.filter(page__game=game).first()
     draft = notice_draft(game) if stored is None else Draft()
     definition = stored.definition if stored is not None else draft.definition() if draft else None
+    more = request.method == "POST" and "more" in request.POST
+    data = with_more_rows(request.POST) if more else request.POST if request.method == "POST" else None
     form = SetupDeclarationForm(
-        game,
-        request.POST if request.method == "POST" else None,
-        definition=definition,
-        sources=stored.sources if stored is not None else "",
+        game, data, definition=definition, sources=stored.sources if stored is not None else ""
     )
-    if request.method == "POST" and form.is_valid():
+    if request.method == "POST" and not more and form.is_valid():
         try:
             saved = declared_setup_save(
                 game=game,
@@ -80,6 +79,5 @@ def setup_declare(request: HttpRequest, slug: str) -> HttpResponse:
         "stored": stored,
         "draft": draft if stored is None and request.method == "GET" else None,
     }
-    return render(
-        request, "rules/setup_declare.html", context, status=400 if request.method == "POST" else 200
-    )
+    status = 400 if request.method == "POST" and not more else 200
+    return render(request, "rules/setup_declare.html", context, status=status)
