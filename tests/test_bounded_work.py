@@ -16,7 +16,7 @@ from catalogue.pmb import parse_page, split_tags
 from rules.engine import ScoredPlayer, rank
 from rules.engine.game import PlayerRange
 from rules.models import LOADER_AUTHOR, REVISION_MAX_LENGTH, Revision, RulePage
-from rules.pages.bounds import MAX_LINES, MAX_SECTIONS
+from rules.pages.bounds import MAX_CELL_SEPARATORS, MAX_LINES, MAX_SECTIONS
 from rules.pages.diff import DIFF_MAX_ROWS, TooDifferent, diff_rows, matching_blocks
 from rules.pages.markup import split_sections, to_html
 from rules.pages.services import revision_create
@@ -207,6 +207,19 @@ def test_a_text_of_more_sections_than_a_revision_holds_is_refused_on_the_form(cl
     assert page.revisions.count() == 1
     with pytest.raises(ValidationError, match="sections au plus"):
         revision_create(page=page, content="== a ==\n" * 2000, summary="", author=staff_user, base_number=1)
+
+
+def test_a_table_of_more_cells_on_a_line_than_a_revision_holds_is_refused_on_the_form(
+    client, page, staff_user
+):
+    client.force_login(staff_user)
+    response = save(client, page, "{|\n|" + "a||" * 33_000 + "\n|}")  # 100 KB, 33,000 cells on one line
+    assert response.status_code == 400
+    assert (
+        f"Une version compte {MAX_CELL_SEPARATORS} cellules de tableau sur une même ligne (« || », « !! ») au plus ; "
+        "ce texte en compte 33000." in text_of(response)
+    )
+    assert page.revisions.count() == 1
 
 
 def test_a_revision_saved_before_the_limits_shows_at_most_its_last_sections_folded(client, page):
