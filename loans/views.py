@@ -39,6 +39,7 @@ from .forms import (
 from .models import Hold, Loan, Member, MembershipType, MissingPiece
 from .renewals import explain_loans
 from .services import short_date
+from .waiting import waiting_warning
 
 STATS_MONTHS = 12
 TOP_GAMES = 10
@@ -458,11 +459,12 @@ def loan_lost(request: HttpRequest, pk: int) -> HttpResponse:
                 % {"game": loan.copy.game.title, "barcode": loan.copy.barcode, "family": loan.member.name},
             )
             _announce_money(request, result)
+            if warning := waiting_warning(loan.copy):
+                messages.warning(request, warning)
             return redirect(loan.member)
     status = 400 if form.is_bound else 200
-    return render(
-        request, "loans/loan_lost.html", {"loan": loan, "form": form, "price": price}, status=status
-    )
+    context = {"loan": loan, "form": form, "price": price, "waiting": waiting_warning(loan.copy)}
+    return render(request, "loans/loan_lost.html", context, status=status)
 
 
 # The lists of the back office.

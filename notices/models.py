@@ -116,13 +116,18 @@ class Notice(models.Model):
 
 
 class NoticeItem(models.Model):
-    """What a notice was about: one loan at one reminder level, one hold, or the membership's end."""
+    """What a notice was about: one loan at one reminder level, one hold, or the membership's end.
+
+    A hold without a copy (its game's last copy lost or withdrawn while families waited) is said once
+    per hold, dated by the hold's creation.
+    """
 
     class Kind(models.TextChoices):
         DUE_SOON = "due_soon", _("à rendre bientôt")
         OVERDUE = "overdue", _("retard")
         HOLD_READY = "hold_ready", _("réservation prête")
         HOLD_EXPIRING = "hold_expiring", _("réservation bientôt expirée")
+        HOLD_NO_COPY = "hold_no_copy", _("réservation sans exemplaire")
         MEMBERSHIP_EXPIRING = "membership_expiring", _("fin d'adhésion proche")
 
     notice = models.ForeignKey(Notice, on_delete=models.PROTECT, related_name="items", verbose_name=_("avis"))
@@ -181,7 +186,11 @@ class NoticeItem(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(kind__in=["due_soon", "overdue"], loan__isnull=False, hold__isnull=True)
-                | Q(kind__in=["hold_ready", "hold_expiring"], loan__isnull=True, hold__isnull=False)
+                | Q(
+                    kind__in=["hold_ready", "hold_expiring", "hold_no_copy"],
+                    loan__isnull=True,
+                    hold__isnull=False,
+                )
                 | Q(kind="membership_expiring", loan__isnull=True, hold__isnull=True),
                 name="notices_noticeitem_subject_fits_kind",
                 violation_error_message=_(

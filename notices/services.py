@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from catalogue.models import Location
+from catalogue.models import Copy, Location
 from loans.models import Hold, Loan, Member, MembershipType
 from opening.schedule import SiteCalendar, hours_text, site_calendars
 
@@ -65,7 +65,7 @@ class Planned:
     def location_id(self) -> int | None:
         if self.loan is not None:
             return self.loan.copy.location_id
-        if self.hold is not None:
+        if self.hold is not None and self.hold.copy_id is not None:
             return self.hold.copy.location_id
         return None
 
@@ -80,6 +80,7 @@ def notices_plan(*, today: datetime.date) -> dict[int, list[Planned]]:
     plan: dict[int, list[Planned]] = defaultdict(list)
     _plan_loans(plan, types, today)
     _plan_holds(plan, types, today)
+    _plan_holds_without_copy(plan)
     _plan_memberships(plan, types, today)
     return plan
 
@@ -145,6 +146,24 @@ def _plan_holds(plan: dict, types: dict[int, MembershipType], today: datetime.da
             plan[hold.member_id].append(Planned(Kind.HOLD_EXPIRING, hold.ready_until, hold=hold))
 
 
+def _plan_holds_without_copy(plan: dict) -> None:
+    """Families waiting for a game that no copy can serve any more (the last one lost or withdrawn):
+    told once, rather than left waiting for a copy that will not come back."""
+    served = Copy.objects.filter(game=OuterRef("game")).in_circulation()
+    holds = (
+        Hold.objects.filter(status=Hold.Status.WAITING)
+        .exclude(Exists(served))
+        .exclude(Exists(NoticeItem.objects.filter(hold=OuterRef("pk"), kind=Kind.HOLD_NO_COPY)))
+        .select_related("game")
+        .only("member_id", "created_at", "copy_id", "game__title")
+        .order_by("pk")
+    )
+    for hold in holds:
+        plan[hold.member_id].append(
+            Planned(Kind.HOLD_NO_COPY, timezone.localdate(hold.created_at), hold=hold)
+        )
+
+
 def _plan_memberships(plan: dict, types: dict[int, MembershipType], today: datetime.date) -> None:
     delays = [t.membership_expiring_days for t in types.values() if t.membership_expiring_days is not None]
     if not delays:
@@ -204,6 +223,8 @@ def _subject(items: list[Planned]) -> str:
         text = _("Votre réservation est prête")
     elif Kind.HOLD_EXPIRING in kinds:
         text = _("Votre réservation vous attend encore")
+    elif Kind.HOLD_NO_COPY in kinds:
+        text = _("Le jeu que vous attendez n'a plus d'exemplaire")
     elif Kind.DUE_SOON in kinds:
         text = _("Jeux à rendre bientôt")
     else:
@@ -241,6 +262,7 @@ def notice_context(
         "holds_ready": by_kind[Kind.HOLD_READY],
         # A hold announced ready in this notice is not reminded again in it.
         "holds_expiring": [item for item in by_kind[Kind.HOLD_EXPIRING] if item.hold.pk not in ready_holds],
+        "holds_no_copy": by_kind[Kind.HOLD_NO_COPY],
         "membership_expiry": next((item.about_date for item in by_kind[Kind.MEMBERSHIP_EXPIRING]), None),
         "sites": [
             {
