@@ -65,7 +65,8 @@ def test_every_file_loads_its_title_with_a_setup_and_runs_again_without_change(t
         data = read_file(path)
         rules = game_rules(titles[path.stem])
         assert rules is not None, path.name
-        assert rules.features == ["setup", *(["score"] if "score" in data else [])], path.name
+        # A file without a sheet still gets one: the default sheet by rounds (rules/default_sheet.py).
+        assert rules.features == ["setup", "score"], path.name
         assert (rules.players.minimum, rules.players.maximum) == (
             data["players"]["min"],
             data["players"]["max"],
@@ -366,12 +367,10 @@ def test_love_letter_sets_aside_four_cards_at_two_and_one_at_three(db):
 
 
 @pytest.mark.parametrize("slug", ["codenames", "time-s-up", "hanabi", "pandemic", "bang"])
-def test_a_title_won_by_a_team_or_together_has_a_setup_but_no_score_sheet(db, slug):
+def test_a_title_won_by_a_team_or_together_keeps_the_sheet_by_rounds(db, slug):
     # Their rules decide the game by a team's or the table's outcome, not by each player's total: the
-    # declared sheet (one column per player, highest or lowest total) cannot say it (docs: Limits).
+    # declared sheet (lines per player) cannot say it (docs: the format's limits), so the file declares
+    # none and the page keeps the default sheet, one row per round.
     page_slug = title(slug)
-    assert game_rules(page_slug).features == ["setup"]
-    response = Client().post(
-        reverse("rules-score", args=[page_slug]), json.dumps({"players": []}), content_type="application/json"
-    )
-    assert response.status_code == 404
+    assert game_rules(page_slug).features == ["setup", "score"]
+    assert [line.slug for line in game_rules(page_slug).lines(frozenset())] == ["rounds"]
