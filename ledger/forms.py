@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from catalogue.models import Location
 from loans.models import MembershipType
+from once.forms import OnceForm
 
 from .models import Kind, Method
 from .money import MoneyField
@@ -38,7 +39,7 @@ def remember_site(request: HttpRequest, site: Location) -> None:
     request._desk_site = site
 
 
-class SiteForm(forms.Form):
+class SiteForm(OnceForm):
     """Every entry is recorded at a site (for its till); the desk remembers the last one chosen."""
 
     site = forms.ModelChoiceField(
@@ -106,7 +107,7 @@ class RenewalForm(SiteForm):
     field_order = ["membership_type", "method", "cheque_number", "site"]
 
 
-class TillCloseForm(forms.Form):
+class TillCloseForm(OnceForm):
     cash_counted = MoneyField(label=_("Espèces comptées dans la caisse (€)"), min_value=Decimal(0))
     float_kept = MoneyField(
         label=_("Fond de caisse laissé pour la prochaine fois (€)"), initial=Decimal(0), min_value=Decimal(0)

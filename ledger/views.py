@@ -17,6 +17,7 @@ from loans.forms import add_refusal
 from loans.models import Member, MembershipType
 from loans.views import next_url
 from ludotheque.access import staff_required
+from once.forms import submit_once
 
 from . import services
 from .forms import (
@@ -80,22 +81,26 @@ def _money_view(request: HttpRequest, pk: int, *, prefix: str | None, form_name:
     """Validate a money form, call the service `write(member, data, staff)`, show the receipt if any."""
     member = _get_member(pk)
     form = MoneyForm(request.POST, request=request, prefix=prefix)
-    if form.is_valid():
+
+    def act() -> HttpResponse | None:
         data = form.cleaned_data
         try:
             entry = write(member=member, data=data, staff=request.user)
         except ValidationError as error:
             add_refusal(form, error, REFUSAL_FIELDS)
-        else:
-            remember_site(request, data["site"])
-            messages.success(
-                request,
-                _("%(kind)s de %(amount)s enregistré pour %(family)s.")
-                % {"kind": entry.get_kind_display(), "amount": euros(entry.amount), "family": member.name},
-            )
-            if entry.receipt:
-                return redirect("ledger:receipt", pk=entry.pk)
-            return redirect("ledger:family", pk=member.pk)
+            return None
+        remember_site(request, data["site"])
+        messages.success(
+            request,
+            _("%(kind)s de %(amount)s enregistré pour %(family)s.")
+            % {"kind": entry.get_kind_display(), "amount": euros(entry.amount), "family": member.name},
+        )
+        if entry.receipt:
+            return redirect("ledger:receipt", pk=entry.pk)
+        return redirect("ledger:family", pk=member.pk)
+
+    if form.is_valid() and (answer := submit_once(request, form, act)):
+        return answer
     return _render_family(request, member, status=400, **{form_name: form})
 
 
@@ -141,7 +146,8 @@ def refund_create(request: HttpRequest, pk: int) -> HttpResponse:
 def charge_create(request: HttpRequest, pk: int) -> HttpResponse:
     member = _get_member(pk)
     form = ChargeForm(request.POST, request=request)
-    if form.is_valid():
+
+    def act() -> HttpResponse | None:
         data = form.cleaned_data
         try:
             entry = services.charge_create(
@@ -154,14 +160,17 @@ def charge_create(request: HttpRequest, pk: int) -> HttpResponse:
             )
         except ValidationError as error:
             add_refusal(form, error, REFUSAL_FIELDS)
-        else:
-            remember_site(request, data["site"])
-            messages.success(
-                request,
-                _("%(kind)s de %(amount)s facturé à %(family)s.")
-                % {"kind": entry.get_kind_display(), "amount": euros(entry.amount), "family": member.name},
-            )
-            return redirect("ledger:family", pk=member.pk)
+            return None
+        remember_site(request, data["site"])
+        messages.success(
+            request,
+            _("%(kind)s de %(amount)s facturé à %(family)s.")
+            % {"kind": entry.get_kind_display(), "amount": euros(entry.amount), "family": member.name},
+        )
+        return redirect("ledger:family", pk=member.pk)
+
+    if form.is_valid() and (answer := submit_once(request, form, act)):
+        return answer
     return _render_family(request, member, status=400, charge_form=form)
 
 
@@ -245,7 +254,8 @@ def membership_renew(request: HttpRequest, pk: int) -> HttpResponse:
         request=request,
         initial={"membership_type": member.membership_type_id},
     )
-    if form.is_valid():
+
+    def act() -> HttpResponse | None:
         data = form.cleaned_data
         try:
             renewal = services.membership_renew(
@@ -258,21 +268,24 @@ def membership_renew(request: HttpRequest, pk: int) -> HttpResponse:
             )
         except ValidationError as error:
             add_refusal(form, error, REFUSAL_FIELDS)
-        else:
-            remember_site(request, data["site"])
-            membership = renewal.membership
-            text = _("Adhésion de %(family)s renouvelée : « %(type)s » jusqu'au %(date)s.") % {
-                "family": member.name,
-                "type": membership.membership_type.name,
-                "date": formats.date_format(membership.end, "SHORT_DATE_FORMAT"),
-            }
-            owed = Entry.objects.filter(member=member).balance()
-            if owed > 0:
-                text += " " + _("Reste dû : %(amount)s.") % {"amount": euros(owed)}
-            messages.success(request, text)
-            if renewal.payment is not None:
-                return redirect("ledger:receipt", pk=renewal.payment.pk)
-            return redirect(member.get_absolute_url())
+            return None
+        remember_site(request, data["site"])
+        membership = renewal.membership
+        text = _("Adhésion de %(family)s renouvelée : « %(type)s » jusqu'au %(date)s.") % {
+            "family": member.name,
+            "type": membership.membership_type.name,
+            "date": formats.date_format(membership.end, "SHORT_DATE_FORMAT"),
+        }
+        owed = Entry.objects.filter(member=member).balance()
+        if owed > 0:
+            text += " " + _("Reste dû : %(amount)s.") % {"amount": euros(owed)}
+        messages.success(request, text)
+        if renewal.payment is not None:
+            return redirect("ledger:receipt", pk=renewal.payment.pk)
+        return redirect(member.get_absolute_url())
+
+    if form.is_valid() and (answer := submit_once(request, form, act)):
+        return answer
     today = timezone.localdate()
     types = [
         dict(zip(("start", "end"), services.renewal_period(member, membership_type, today), strict=True))
@@ -345,15 +358,20 @@ def till(request: HttpRequest) -> HttpResponse:
     """A site's open till period: its entries, totals and the cash expected; the form that closes it."""
     site = _till_site(request)
     form = TillCloseForm(request.POST if request.method == "POST" else None)
-    if form.is_valid():
+
+    def act() -> HttpResponse | None:
+        counted = {name: form.cleaned_data[name] for name in ("cash_counted", "float_kept", "note")}
         try:
-            closure = services.till_close(site=site, staff=request.user, **form.cleaned_data)
+            closure = services.till_close(site=site, staff=request.user, **counted)
         except ValidationError as error:
             add_refusal(form, error, REFUSAL_FIELDS)
-        else:
-            remember_site(request, site)
-            messages.success(request, _("Caisse de %(site)s clôturée.") % {"site": site.name})
-            return redirect(closure)
+            return None
+        remember_site(request, site)
+        messages.success(request, _("Caisse de %(site)s clôturée.") % {"site": site.name})
+        return redirect(closure)
+
+    if form.is_valid() and (answer := submit_once(request, form, act)):
+        return answer
     previous, opened_after = services.till_period(site)
     entries = Entry.objects.in_period(site=site, after=opened_after)
     opening_float = previous.float_kept if previous else ZERO

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from catalogue.models import Copy, Game
 from ledger.services import euros
+from once.forms import OnceForm
 
 from .models import Loan, Member, MissingPiece
 from .renewals import LateFee
@@ -164,7 +165,7 @@ class LostForm(forms.Form):
             )
 
 
-class RenewForm(forms.Form):
+class RenewForm(OnceForm):
     """Renew a loan at the desk; a late one's fee is charged or waived first, with the clerk's reason."""
 
     late_fee = forms.ChoiceField(label=_("Frais de retard"), choices=LateFee.choices, required=False)

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from ludotheque.access import staff_required
+from once.forms import submit_once
 from opening.schedule import weekday_date
 
 from . import services
@@ -31,19 +32,29 @@ def loan_renew(request: HttpRequest, pk: int) -> HttpResponse:
     today = timezone.localdate()
     fee = loan.member.membership_type.late_fee(loan.days_late(today))
     form = RenewForm(request.POST if request.method == "POST" else None, fee=fee)
-    if form.is_valid():
+    refused = None
+
+    def act() -> HttpResponse | None:
+        nonlocal refused
+        decision = {name: form.cleaned_data[name] for name in DECISION_FIELDS}
         try:
-            loan = services.loan_renew(loan=loan, staff=request.user, **form.cleaned_data)
+            renewed = services.loan_renew(loan=loan, staff=request.user, **decision)
         except ValidationError as error:
-            if not set(getattr(error, "error_dict", {})) & set(DECISION_FIELDS):
-                return _render_member(request, _get_member(loan.member_id), refusal=error, status=400)
-            add_refusal(form, error, DECISION_FIELDS)
-        else:
-            messages.success(
-                request,
-                _("« %(game)s » prolongé : à rendre le %(date)s.")
-                % {"game": loan.copy.game.title, "date": weekday_date(loan.due_on)},
-            )
-            return redirect("loans:member-detail", pk=loan.member_id)
+            if set(getattr(error, "error_dict", {})) & set(DECISION_FIELDS):
+                add_refusal(form, error, DECISION_FIELDS)
+            else:
+                refused = error
+            return None
+        messages.success(
+            request,
+            _("« %(game)s » prolongé : à rendre le %(date)s.")
+            % {"game": renewed.copy.game.title, "date": weekday_date(renewed.due_on)},
+        )
+        return redirect("loans:member-detail", pk=renewed.member_id)
+
+    if form.is_valid() and (answer := submit_once(request, form, act)):
+        return answer
+    if refused is not None:
+        return _render_member(request, _get_member(loan.member_id), refusal=refused, status=400)
     context = {"loan": loan, "form": form, "fee": fee, "days_late": loan.days_late(today)}
     return render(request, "loans/loan_renew.html", context, status=400 if form.is_bound else 200)

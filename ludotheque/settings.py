@@ -261,6 +261,7 @@ INSTALLED_APPS = [
     "inventory",
     "onsite",
     "privacy",
+    "once",
 ]
 
 MIDDLEWARE = [
