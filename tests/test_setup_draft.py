@@ -48,7 +48,7 @@ SENTENCES = [
     ("004", "Sans les regarder, placez 10 tuiles jouet face cachée sur la table en laissant un espace autour du lit.",
      {("Tuiles jouet", "table", 10)}),
 ]  # fmt: skip
-RIGHT = {0, 1, 2, 4, 5, 6, 7, 8, 10, 11, 13, 15, 16, 19}
+RIGHT = {0, 1, 2, 4, 5, 6, 7, 8, 10, 11, 13, 14, 15, 16, 19}
 
 
 def proposed(text: str) -> set:
@@ -89,11 +89,11 @@ def test_a_sentence_it_cannot_read_gives_no_wrong_count(index):
     assert proposed(sentence) <= expected
 
 
-def test_it_gets_fourteen_of_the_twenty_seed_sentences_right():
+def test_it_gets_fifteen_of_the_twenty_seed_sentences_right():
     right = [
         index for index, (_p, sentence, expected) in enumerate(SENTENCES) if proposed(sentence) == expected
     ]
-    assert (len(right), len(SENTENCES)) == (14, 20)
+    assert (len(right), len(SENTENCES)) == (15, 20)
     assert set(right) == RIGHT
 
 

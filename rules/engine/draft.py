@@ -15,6 +15,7 @@ split: linear in the text), and proposes the steps of docs/declared-rules.md:
   place », « Installation », up to « Déroulement », « Tour de jeu »…);
 - a quantity is a number in digits or in words (« un », « quatre ») and the words after it, up to a
   small word (« de », « et », « au »): « 21 cartes au hasard » is 21 « cartes ».
+  « distribuez-en une à chaque joueur » counts what the clause named last (« les 7 cartes Merveille »).
 
 It proposes nothing rather than something wrong: a quantity in parentheses, one that counts a
 container (« une série de 8 pions »: the 8 pions are counted), « chacune des catégories » (not per
@@ -45,9 +46,10 @@ NUMBER_WORDS = {
     "quinze": 15,
     "vingt": 20,
 }
-EACH_VERBS = {"recoit", "recoivent", "prend", "prennent", "joue", "jouent", "debute", "commence", "dispose", "recevez"}  # fmt: skip
+EACH_VERBS = {"recoit", "recoivent", "prend", "prennent", "joue", "jouent", "debute", "commence", "dispose", "recevez", "distribuez", "distribue", "donnez", "donne"}  # fmt: skip
 REMOVE_VERBS = {"retirez", "retire", "retirer", "ecartez", "ecarte", "ecarter", "remettez", "enlevez", "enleve"}  # fmt: skip
 TABLE_VERBS = {"placez", "place", "posez", "pose", "retournez", "retourne", "employez", "utilisez", "mettez"}  # fmt: skip
+VERBS = EACH_VERBS | REMOVE_VERBS | TABLE_VERBS
 # « un », « une » count only right after a verb or a list mark (not « en une rangée », « une pioche »).
 COUNTING_BEFORE = EACH_VERBS | REMOVE_VERBS | TABLE_VERBS | {":", "-", ",", "et", "'", "avec"}  # « qu'une »
 # A container named before its contents: « un jeu de cartes aventurier » is one thing.
@@ -55,9 +57,11 @@ CONTAINERS = {"jeu", "serie", "paquet", "set", "lot", "sachet"}
 STOP = {
     "de", "d", "du", "des", "a", "au", "aux", "et", "puis", "ou", "qu", "que", "qui", "sur", "dans", "pour",
     "par", "face", "sans", "en", "sa", "son", "ses", "la", "le", "les", "l", "un", "une", "avec", "chacun",
-    "ainsi", "il", "elle", "on", "se", "s", "y", "est", "sont", "joueur", "joueurs", "chaque", "devant",
+    "ainsi", "comme", "il", "elle", "on", "se", "s", "y", "est", "sont", "joueur", "joueurs", "chaque", "devant",
     "faces", "cachee", "cachees", "visible", "visibles", "restantes", "restants",
 }  # fmt: skip
+# What a number measures that is no piece of the box (« 15 cm du lit », « 2 points de victoire »).
+NOT_PIECES = {"cm", "mm", "m", "minute", "minutes", "seconde", "secondes", "point", "points", "fois", "tour", "tours", "ans", "heure", "heures", "manche", "manches"}  # fmt: skip
 SKIPPED = {"premieres", "premiers", "derniers", "dernieres", "autres"}
 SETUP_HEADINGS = ("preparation", "mise en place", "installation")
 PLAY_HEADINGS = (
@@ -169,7 +173,9 @@ def _phrase(tokens: list[str], start: int) -> tuple[str, int]:
             index += 1
             continue
         joins = low == "de" and bool(taken) and (len(taken) >= 2 or plain(taken[0]) in CONTAINERS)
-        if low in STOP and not (joins and index + 1 < len(tokens) and tokens[index + 1].isalpha()):
+        if low in VERBS or (
+            low in STOP and not (joins and index + 1 < len(tokens) and tokens[index + 1].isalpha())
+        ):
             break
         taken.append(token.casefold())
         index += 1
@@ -203,7 +209,7 @@ def read_clause(clause: str, carried: Context = Context()) -> tuple[list[Fact], 
     # « 3 joueurs : 5 guildes »: a bare count after a player count and a colon is on the table.
     mode = "table" if own is not None and low[index - 1 : index] == [":"] else carried.mode
     facts: list[Fact] = []
-    depth = 0
+    depth, last_named = 0, ""  # what the clause counted last: « en » may stand for it
     while index < len(tokens):
         token, word = tokens[index], low[index]
         if token == "(":
@@ -217,18 +223,26 @@ def read_clause(clause: str, carried: Context = Context()) -> tuple[list[Fact], 
                 mode = "remove"
             elif word in TABLE_VERBS and mode != "each":
                 mode = "table"
+            after = number(tokens[index + 1]) if word == "en" and index + 1 < len(tokens) else None
+            if after is not None and mode == "each" and last_named:
+                # « Mélangez les 7 cartes Merveille et distribuez-en une à chaque joueur »
+                facts.append(Fact(last_named, after, mode, players, clause))
+                index += 2
+                continue
             count = number(token)
             if word in ("un", "une") and index > 0 and low[index - 1] not in COUNTING_BEFORE:
                 count = None
             if low[index - 2 : index] == ["d", "'"]:  # « d'une même couleur »
                 count = None
-            if count is not None and mode and low[index + 1 : index + 2] != [")"]:
+            if count is not None and low[index + 1 : index + 2] != [")"]:
                 name, end = _phrase(tokens, index + 1)
                 container = (
                     low[end : end + 1] == ["de"]
                     and number(tokens[end + 1] if end + 1 < len(tokens) else "") is not None
                 )
-                if name and not container and word not in ("joueur", "joueurs"):
+                last_named = name or last_named
+                piece = name and plain(name.split()[0]) not in NOT_PIECES
+                if mode and piece and not container and word not in ("joueur", "joueurs"):
                     facts.append(Fact(name, count, mode, players, clause))
                 index = max(end, index + 1)
                 continue
@@ -297,7 +311,7 @@ def _assemble(facts: list[Fact], notes: list[tuple[int, str]]) -> Draft:
         draft.sentences += [
             sentence for sentence in sentences[(name, action)] if sentence not in draft.sentences
         ]
-    for players, clause in notes:
+    for players, clause in dict.fromkeys(notes):  # a notice printed twice says it twice
         draft.steps.append({"text": clause, "players": [str(players)]})
         draft.sentences.append(clause)
     return draft
