@@ -4,17 +4,25 @@ page and API, rather than a 500 wherever one reaches PostgreSQL (which refuses N
 A page gets the site's 400 page, listing each parameter refused and why; the API gets DRF's error
 shape, `{"parameter": ["message"]}` (`{"detail": …}` for the address itself). The limits are far above
 anything a form or a link of the site sends: a search, a barcode or a slug is a few dozen characters, the
-longest text a form takes is a rules page's revision (rules.models.REVISION_MAX_LENGTH).
+longest text a form takes is a rules page's revision (rules.models.REVISION_MAX_LENGTH). More
+parameters, files or form data than Django's DATA_UPLOAD_* settings allow get the same answer.
 """
 
 import logging
 
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 logger = logging.getLogger(__name__)
 
+TOO_MUCH = {
+    TooManyFieldsSent: gettext_lazy("Cette demande compte trop de paramètres."),
+    TooManyFilesSent: gettext_lazy("Cette demande envoie trop de fichiers."),
+    RequestDataTooBig: gettext_lazy("Cette demande est trop volumineuse."),
+}
 # An address (its path, or one query-string value): browsers and proxies stop near 2,000 characters too.
 ADDRESS_MAX_LENGTH = 2_000
 # One value of a posted form: twice the longest text the site keeps (a rules page's revision).
@@ -62,7 +70,12 @@ class BadInputMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        problems = bad_input(request)
+        try:
+            problems = bad_input(request)
+        except (TooManyFieldsSent, TooManyFilesSent, RequestDataTooBig) as error:
+            # Answered here in the request's shape, and logged as a warning: Django would log each as
+            # an error, mailed to ADMINS, whose mailbox anyone could then fill.
+            problems = {"detail": [str(TOO_MUCH[type(error)])]}
         if not problems:
             return self.get_response(request)
         logger.warning(

@@ -241,6 +241,17 @@ def test_an_overlong_value_in_a_posted_form_is_a_bad_request(client):
     assert "username : Ce paramètre est trop long" in text_of(response)
 
 
+@pytest.mark.parametrize("url", ["/jeux/", "/api/games/"])
+def test_too_many_parameters_get_a_message_in_the_shape_of_the_address_and_no_error_mail(client, url, caplog):
+    response = client.get(url + "?" + "&".join(f"p{number}=1" for number in range(1001)))
+    assert response.status_code == 400
+    if url.startswith("/api/"):
+        assert response.json() == {"detail": "Cette demande compte trop de paramètres."}
+    else:
+        assert "Cette demande compte trop de paramètres." in text_of(response)
+    assert not [record for record in caplog.records if record.levelname == "ERROR"]
+
+
 def test_a_long_text_within_the_forms_bound_still_reaches_its_form(client, staff_user):
     client.force_login(staff_user)
     response = client.get("/comptoir/retour/", {"barcode": "9" * 1000})
