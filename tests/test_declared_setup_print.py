@@ -48,7 +48,11 @@ def test_the_declared_setup_aid_prints_on_one_a4_page_with_its_counts_and_qr_cod
     assert f"{dominoes} Dominos" in text and f"{players} Châteaux" in text
     assert removed in text
     assert "Premier tour : les rois sont tirés au hasard." in text
-    assert qr_codes(pdf) == [f"{live_server.url}{reverse('rules:page-detail', args=['kingdomino'])}"]
+    # The live rules page, and the score sheet by rounds every title has (rules/default_sheet.py).
+    assert set(qr_codes(pdf)) == {
+        f"{live_server.url}{reverse('rules:page-detail', args=['kingdomino'])}",
+        f"{live_server.url}{reverse('rules:score-sheet', args=['kingdomino'])}",
+    }
 
 
 def test_at_four_players_nothing_is_removed_and_the_aid_says_nothing_of_it(
