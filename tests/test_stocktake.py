@@ -268,5 +268,5 @@ def test_a_volunteer_scans_on_a_phone_without_sideways_scroll(page, live_server,
             page.keyboard.press("Enter")
         assert page.evaluate("document.activeElement.id") == "id_barcode"
     assert "12345 : code-barres inconnu" in page.inner_text("main")
-    assert "1 exemplaire attendu sur 1 scanné" in page.inner_text("main")
+    assert "1 exemplaire scanné sur 1 attendu" in page.inner_text("main")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
