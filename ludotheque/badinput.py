@@ -23,8 +23,12 @@ TOO_MUCH = {
     TooManyFilesSent: gettext_lazy("Cette demande envoie trop de fichiers."),
     RequestDataTooBig: gettext_lazy("Cette demande est trop volumineuse."),
 }
-# An address (its path, or one query-string value): browsers and proxies stop near 2,000 characters too.
-ADDRESS_MAX_LENGTH = 2_000
+# A path: the site's longest is a few dozen characters.
+PATH_MAX_LENGTH = 2_000
+# One query-string value: above the longest a link of the site builds (the admin's « Imprimer les
+# étiquettes » of 500 copies, `?exemplaires=` and 500 ids), and near gunicorn's limit on a request
+# line (4,094 bytes), beyond which a request never reaches the site.
+QUERY_VALUE_MAX_LENGTH = 4_000
 # One value of a posted form: twice the longest text the site keeps (a rules page's revision).
 FORM_VALUE_MAX_LENGTH = 200_000
 
@@ -57,9 +61,9 @@ def bad_input(request: HttpRequest) -> dict[str, list[str]]:
     """What is wrong with the request's address and form, by parameter (`detail` for the path)."""
     if "\x00" in request.path:
         return {"detail": [_("Cette adresse contient un caractère nul (\\x00).")]}
-    if len(request.path) > ADDRESS_MAX_LENGTH:
+    if len(request.path) > PATH_MAX_LENGTH:
         return {"detail": [_("Cette adresse est trop longue.")]}
-    problems = _parameter_problems(request.GET, ADDRESS_MAX_LENGTH)
+    problems = _parameter_problems(request.GET, QUERY_VALUE_MAX_LENGTH)
     if request.method == "POST":
         problems |= _parameter_problems(request.POST, FORM_VALUE_MAX_LENGTH)
     return problems
