@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ludotheque.access import ReadOnlyHistoryMixin
 
-from .models import Entry, Membership, TillClosure
+from .models import Entry, Membership, TillClosure, TillClosureReversal
 
 
 @admin.register(Entry)
@@ -48,3 +48,9 @@ class TillClosureAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
     ]
     list_filter = ["site", "closed_at"]
     list_select_related = ["site", "closed_by"]
+
+
+@admin.register(TillClosureReversal)
+class TillClosureReversalAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
+    list_display = ["reversed_at", "closure", "reversed_by", "note"]
+    list_select_related = ["closure__site", "reversed_by"]

@@ -113,3 +113,7 @@ class TillCloseForm(OnceForm):
         label=_("Fond de caisse laissé pour la prochaine fois (€)"), initial=Decimal(0), min_value=Decimal(0)
     )
     note = forms.CharField(label=_("Note (un écart s'explique ici)"), max_length=200, required=False)
+
+
+class TillClosureReverseForm(OnceForm):
+    note = forms.CharField(label=_("Raison de l'annulation"), max_length=200)

@@ -1,4 +1,4 @@
-"""The ledger's writes: charges, payments, refunds, reversals, deposits, membership renewals, the till.
+"""The ledger's writes: charges, payments, refunds, reversals, deposits, membership renewals (the till's: ledger/till.py).
 
 Each function runs in one transaction and is the only way its entries are written (the desk's pages,
 the API, the loans app's services and the demo all call them). After whatever rows the caller already
@@ -27,7 +27,7 @@ from django.utils.translation import gettext_lazy as _
 
 from catalogue.models import Location
 
-from .models import ZERO, Entry, Kind, Membership, Method, ReceiptCounter, TillClosure, money_sum, till_effect
+from .models import ZERO, Entry, Kind, Membership, Method, ReceiptCounter, TillClosure
 
 if TYPE_CHECKING:
     from loans.models import Loan, Member, MembershipType, MissingPiece
@@ -54,11 +54,6 @@ def _lock_member(member: "Member") -> "Member":
         .select_related("membership_type")
         .get(pk=member.pk)
     )
-
-
-def _lock_site(site: Location | int) -> Location:
-    """Lock a site's row against entries: the till closes while no entry of the site is being written."""
-    return Location.objects.select_for_update().get(pk=getattr(site, "pk", site))
 
 
 def _share_site(site: Location | int) -> Location:
@@ -498,52 +493,3 @@ def membership_renew(
         created_by=staff,
     )
     return Renewal(membership=membership, payment=payment)
-
-
-def till_period(site: Location | int) -> tuple[TillClosure | None, datetime.datetime | None]:
-    """A site's open till period: its last closure (None before the first) and when the period opened."""
-    previous = TillClosure.objects.filter(site=site).order_by("-closed_at").first()
-    return previous, previous.closed_at if previous else None
-
-
-@transaction.atomic
-def till_close(
-    *,
-    site: Location | int,
-    staff: AbstractBaseUser,
-    cash_counted: Decimal,
-    float_kept: Decimal = ZERO,
-    note: str = "",
-) -> TillClosure:
-    """Close a site's till: the period since its last closure, the cash expected and the cash counted."""
-    site = _lock_site(site)
-    if cash_counted is None or cash_counted < 0:
-        _refuse(
-            _("Les espèces comptées ne peuvent pas être négatives."), code="negative_cash", on="cash_counted"
-        )
-    if float_kept < 0 or float_kept > cash_counted:
-        _refuse(
-            _("Le fond de caisse laissé ne peut pas dépasser les espèces comptées."),
-            code="float_exceeds_cash",
-            on="float_kept",
-        )
-    previous, opened_after = till_period(site)
-    now = timezone.now()
-    opening_float = previous.float_kept if previous else ZERO
-    cash = (
-        Entry.objects.in_period(site=site, after=opened_after, until=now)
-        .filter(method=Method.CASH)
-        .aggregate(total=money_sum(till_effect()))["total"]
-        or ZERO
-    )
-    return TillClosure.objects.create(
-        site=site,
-        opened_after=opened_after,
-        closed_at=now,
-        closed_by=staff,
-        opening_float=opening_float,
-        cash_expected=opening_float + cash,
-        cash_counted=cash_counted,
-        float_kept=float_kept,
-        note=note.strip(),
-    )

@@ -18,5 +18,8 @@ urlpatterns = [
     path("comptoir/recus/<int:pk>/", views.receipt, name="receipt"),
     path("comptoir/caisse/", views.till, name="till"),
     path("comptoir/caisse/clotures/<int:pk>/", views.till_closure, name="till-closure"),
+    path(
+        "comptoir/caisse/clotures/<int:pk>/annuler/", views.till_closure_reverse, name="till-closure-reverse"
+    ),
     path("comptoir/comptabilite/", reports.reports, name="reports"),
 ]

@@ -28,11 +28,14 @@ from .forms import (
     RenewalForm,
     ReversalForm,
     TillCloseForm,
+    TillClosureReverseForm,
     desk_site,
     remember_site,
 )
-from .models import ZERO, Entry, Kind, Method, TillClosure, money_sum, till_effect
+from .models import ZERO, Entry, Kind, Method, TillClosure, TillClosureReversal, money_sum, till_effect
 from .services import euros
+from .till import till_close, till_period
+from .till import till_closure_reverse as till_closure_reverse_write
 
 ENTRIES_PER_PAGE = 50
 # A till period normally holds one opening's entries; the page lists at most this many.
@@ -362,7 +365,7 @@ def till(request: HttpRequest) -> HttpResponse:
     def act() -> HttpResponse | None:
         counted = {name: form.cleaned_data[name] for name in ("cash_counted", "float_kept", "note")}
         try:
-            closure = services.till_close(site=site, staff=request.user, **counted)
+            closure = till_close(site=site, staff=request.user, **counted)
         except ValidationError as error:
             add_refusal(form, error, REFUSAL_FIELDS)
             return None
@@ -372,14 +375,14 @@ def till(request: HttpRequest) -> HttpResponse:
 
     if form.is_valid() and (answer := submit_once(request, form, act)):
         return answer
-    previous, opened_after = services.till_period(site)
+    standing, opened_after = till_period(site)
     entries = Entry.objects.in_period(site=site, after=opened_after)
-    opening_float = previous.float_kept if previous else ZERO
+    opening_float = standing.float_kept if standing else ZERO
     cash = entries.filter(method=Method.CASH).aggregate(total=money_sum(till_effect()))["total"] or ZERO
     context = {
         "site": site,
         "sites": Location.objects.order_by("name"),
-        "previous": previous,
+        "previous": standing,
         "opened_after": opened_after,
         "entries": entries.for_display().order_by("recorded_at", "pk")[:TILL_ENTRIES_SHOWN],
         "entry_count": entries.count(),
@@ -388,7 +391,7 @@ def till(request: HttpRequest) -> HttpResponse:
         "opening_float": opening_float,
         "cash_expected": opening_float + cash,
         "form": form,
-        "closures": TillClosure.objects.filter(site=site).select_related("closed_by")[:10],
+        "closures": TillClosure.objects.filter(site=site).select_related("closed_by", "reversal")[:10],
     }
     return render(request, "ledger/till.html", context, status=400 if form.is_bound else 200)
 
@@ -404,15 +407,43 @@ def _totals_rows(totals: dict) -> list[dict]:
     return rows
 
 
+def _render_closure(request: HttpRequest, closure: TillClosure, form=None, status: int = 200) -> HttpResponse:
+    entries = closure.entries()
+    context = {
+        "closure": closure,
+        "reversal": TillClosureReversal.objects.filter(closure=closure).select_related("reversed_by").first(),
+        "entries": entries.for_display().order_by("recorded_at", "pk"),
+        "totals": _totals_rows(entries.till_totals()),
+        "form": form or TillClosureReverseForm(),
+    }
+    return render(request, "ledger/till_closure.html", context, status=status)
+
+
 @staff_required
 @require_GET
 def till_closure(request: HttpRequest, pk: int) -> HttpResponse:
     """A till closure, printable: the period, totals by method, the cash counted, every entry."""
+    return _render_closure(
+        request, get_object_or_404(TillClosure.objects.select_related("site", "closed_by"), pk=pk)
+    )
+
+
+@staff_required
+@require_POST
+def till_closure_reverse(request: HttpRequest, pk: int) -> HttpResponse:
+    """Strike out a wrong till closure (a double click, a miscount), with the reason."""
     closure = get_object_or_404(TillClosure.objects.select_related("site", "closed_by"), pk=pk)
-    entries = closure.entries()
-    context = {
-        "closure": closure,
-        "entries": entries.for_display().order_by("recorded_at", "pk"),
-        "totals": _totals_rows(entries.till_totals()),
-    }
-    return render(request, "ledger/till_closure.html", context)
+    form = TillClosureReverseForm(request.POST)
+
+    def act() -> HttpResponse | None:
+        try:
+            till_closure_reverse_write(closure=closure, staff=request.user, note=form.cleaned_data["note"])
+        except ValidationError as error:
+            add_refusal(form, error, {"note": "note"})
+            return None
+        messages.success(request, _("Clôture de caisse annulée : elle ne compte plus."))
+        return redirect(closure)
+
+    if form.is_valid() and (answer := submit_once(request, form, act)):
+        return answer
+    return _render_closure(request, closure, form, status=400)

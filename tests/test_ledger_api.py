@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from ledger import services
+from ledger import till
 from ledger.models import Entry, Kind
 from tests.ledger_helpers import charge, make_site, owed, pay
 from tests.loan_helpers import make_member
@@ -139,7 +139,7 @@ def test_a_refused_write_answers_400_with_the_reason_on_its_field(api, family, d
 def test_an_entry_dated_into_a_closed_till_period_answers_409(api, family, staff_user):
     site = make_site()
     charge(family, "10.00", staff_user, at=timezone.now() - datetime.timedelta(hours=2))
-    services.till_close(site=site, staff=staff_user, cash_counted=Decimal("0"))
+    till.till_close(site=site, staff=staff_user, cash_counted=Decimal("0"))
     response = post(
         api,
         "/api/ledger/",

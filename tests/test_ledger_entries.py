@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from ledger import services
+from ledger import services, till
 from ledger.models import AppendOnlyError, Entry, Kind, Membership, Method, TillClosure
 from loans.models import Member
 from tests.ledger_helpers import charge, make_site, owed, pay
@@ -215,7 +215,7 @@ def test_postgresql_refuses_to_change_or_delete_the_ledgers_history(family, staf
     services.membership_renew(
         member=family, membership_type=membership_type, staff=staff_user, site=make_site()
     )
-    services.till_close(site=make_site(), staff=staff_user, cash_counted=Decimal("0"))
+    till.till_close(site=make_site(), staff=staff_user, cash_counted=Decimal("0"))
     counts = (Entry.objects.count(), Membership.objects.count(), TillClosure.objects.count())
     assert counts == (1, 1, 1)
     with (
@@ -234,14 +234,15 @@ def test_postgresql_refuses_to_change_or_delete_the_ledgers_history(family, staf
     [
         "TRUNCATE ledger_entry CASCADE",
         "TRUNCATE ledger_membership",
-        "TRUNCATE ledger_tillclosure",
+        "TRUNCATE ledger_tillclosure CASCADE",
+        "TRUNCATE ledger_tillclosurereversal",
         # Emptying the sites reaches the entries through their foreign key.
         "TRUNCATE catalogue_location CASCADE",
     ],
 )
 def test_postgresql_refuses_to_empty_the_ledgers_tables(family, staff_user, statement):
     charge(family, "5.00", staff_user)
-    services.till_close(site=make_site(), staff=staff_user, cash_counted=Decimal("0"))
+    till.till_close(site=make_site(), staff=staff_user, cash_counted=Decimal("0"))
     with (
         pytest.raises(IntegrityError, match="TRUNCATE on ledger_.* refused"),
         transaction.atomic(),
@@ -281,7 +282,7 @@ def test_postgresql_refuses_an_amount_that_is_not_a_number(family, staff_user, s
 def test_postgresql_refuses_an_entry_dated_into_a_closed_till_period(family, staff_user):
     site = make_site()
     earlier = timezone.now() - datetime.timedelta(hours=1)
-    services.till_close(site=site, staff=staff_user, cash_counted=Decimal("0"))
+    till.till_close(site=site, staff=staff_user, cash_counted=Decimal("0"))
     with (
         pytest.raises(IntegrityError, match="the till of site .* is closed"),
         transaction.atomic(),

@@ -5,10 +5,11 @@ from decimal import Decimal
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.db import IntegrityError, connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from ledger import services
+from ledger import services, till
 from ledger.models import Entry, Kind, TillClosure
 from tests.conftest import text_of
 from tests.ledger_helpers import charge, make_site, pay, pdf_page_size_mm, pdf_text, session_cookie
@@ -21,7 +22,7 @@ def family(db):
 
 
 def close(site, staff, counted: str, kept: str = "0", note: str = "") -> TillClosure:
-    return services.till_close(
+    return till.till_close(
         site=site, staff=staff, cash_counted=Decimal(counted), float_kept=Decimal(kept), note=note
     )
 
@@ -72,6 +73,62 @@ def test_the_next_period_starts_at_the_closure_with_the_float_left(family, staff
     assert second.opened_after == first.closed_at and second.opening_float == Decimal("10.00")
     assert second.cash_expected == Decimal("30.00") and second.difference == Decimal("0")
     assert list(second.entries()) == [later]
+
+
+@pytest.mark.django_db
+def test_a_closure_made_twice_by_mistake_is_reversed_with_its_reason_and_counts_no_more(
+    client, family, staff_user
+):
+    site = make_site()
+    charge(family, "90.00", staff_user)
+    pay(family, "90.00", staff_user, site=site)
+    right = close(site, staff_user, counted="90.00", kept="20.00")
+    wrong = close(site, staff_user, counted="90.00", kept="20.00")  # the period since: nothing came in
+    assert wrong.difference == Decimal("70.00")
+    client.force_login(staff_user)
+    url = reverse("ledger:till-closure-reverse", args=[wrong.pk])
+    response = client.post(url, {"note": ""})
+    assert response.status_code == 400 and "Ce champ est obligatoire." in text_of(response)
+    response = client.post(url, {"note": "Clôturée deux fois (double clic)"})
+    assert response.status_code == 302
+    page = text_of(client.get(wrong.get_absolute_url()))
+    assert (
+        "Clôture annulée le" in page and "Clôturée deux fois (double clic). Son écart ne compte plus." in page
+    )
+    assert "annulée" in text_of(client.get(reverse("ledger:till") + f"?site={site.pk}"))
+    # Both closures stay; the next period opens with the float of the one that stands.
+    assert TillClosure.objects.count() == 2
+    following = close(site, staff_user, counted="20.00", kept="20.00")
+    assert following.opening_float == Decimal("20.00") and following.difference == Decimal("0.00")
+    assert not TillClosure.objects.filter(pk=right.pk, reversal__isnull=False).exists()
+    with pytest.raises(ValidationError) as error:
+        till.till_closure_reverse(closure=wrong, staff=staff_user, note="Encore")
+    assert error.value.code == "already_reversed"
+
+
+@pytest.mark.django_db
+def test_a_reversed_closure_gives_back_the_float_of_the_one_before(family, staff_user):
+    site = make_site()
+    close(site, staff_user, counted="15.00", kept="15.00")
+    miscount = close(site, staff_user, counted="150.00", kept="150.00")  # 15 typed 150
+    till.till_closure_reverse(closure=miscount, staff=staff_user, note="150 tapé pour 15")
+    assert close(site, staff_user, counted="15.00").opening_float == Decimal("15.00")
+
+
+@pytest.mark.django_db
+@pytest.mark.postgresql
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "UPDATE ledger_tillclosurereversal SET note = 'autre'",
+        "DELETE FROM ledger_tillclosurereversal",
+    ],
+)
+def test_postgresql_refuses_to_change_or_delete_a_closures_reversal(staff_user, statement):
+    closure = close(make_site(), staff_user, counted="0")
+    till.till_closure_reverse(closure=closure, staff=staff_user, note="Essai")
+    with pytest.raises(IntegrityError, match="refused"), transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(statement)
 
 
 @pytest.mark.django_db
