@@ -57,7 +57,7 @@ def test_the_availability_line_says_where_or_when(client, catalogue):
     assert status_of(response, "7 Wonders") == f"Tous sortis — retour prévu le {due:%d/%m}"
     assert status_of(response, "Biblios") == "Pas d'exemplaire à emprunter pour l'instant"  # in repair
     make_game("Sans boîte", players_min=2, players_max=4)
-    assert status_of(client.get("/jeux/", {"q": "boite"}), "Sans boîte") == "Pas d'exemplaire"
+    assert status_of(client.get("/jeux/", {"q": "Sans boîte"}), "Sans boîte") == "Pas d'exemplaire"
 
 
 def test_the_earliest_return_is_announced_when_every_copy_is_out(client, catalogue):
