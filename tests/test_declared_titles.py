@@ -14,6 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from catalogue.models import Game
+from rules.declared.demo import DEMO_FILES
 from rules.declared.files import DECLARED_DIR, declared_file_load, declared_files_load, read_file
 from rules.services import game_rules
 
@@ -374,3 +375,15 @@ def test_a_title_won_by_a_team_or_together_keeps_the_sheet_by_rounds(db, slug):
     page_slug = title(slug)
     assert game_rules(page_slug).features == ["setup", "score"]
     assert [line.slug for line in game_rules(page_slug).lines(frozenset())] == ["rounds"]
+
+
+def test_the_demo_shows_declared_titles_in_the_catalogue_with_their_rules_page(db, client):
+    call_command("load_demo", "--force", stdout=StringIO())
+    for name in DEMO_FILES:
+        game = Game.objects.get(title__iexact=read_file(DECLARED_DIR / f"{name}.json")["title"])
+        page = client.get(reverse("catalogue:game-detail", args=[game.slug])).content.decode()
+        assert f'href="/regles/{game.rules_page.slug}/"' in page, name
+        assert game_rules(game.rules_page.slug).features == ["setup", "score"], name
+    # Azul's rules page: the calculator for 3 players puts out 7 factories.
+    response = client.get(reverse("rules:setup", args=["azul"]), {"players": 3}, follow=True)
+    assert "Disposez 7 fabriques en cercle" in response.content.decode()

@@ -9,6 +9,9 @@ adds two more notices, and this module gives each a sheet written from the publi
 - 6 qui prend !: the fewest bull heads wins; a card ending in 5 has 2 heads, in 0
   three, a double number (11, 22…) five, the 55 seven, every other card one. No tie-breaker: shared.
 
+Five titles shipped as files in fixtures/declared/ (Kingdomino, Dobble, Azul, Splendor, Pandemic) are
+loaded too, notice and all, so the demo catalogue shows titles whose rules page is only declared data.
+
 « 6 qui prend ! » also has its setup declared (docs/declared-rules.md), from the Gigamic rule book:
 104 cards numbered 1 to 104; each player is dealt 10, four more start the four rows face up. The
 « variante tactique » plays with the cards 1 to 10 × players + 4 only (34 at 3 players), every
@@ -22,6 +25,7 @@ from django.core.management.base import OutputWrapper
 from catalogue.models import Game
 from rules.models import DeclaredSetup, DeclaredSheet, Sign, Winning
 
+from .files import DECLARED_DIR, declared_file_load
 from .setups import declared_setup_save
 from .sheets import LineDeclaration, declared_sheet_create
 
@@ -101,8 +105,14 @@ DEMO_SETUPS = {
 SETUP_SOURCES = "6 qui prend !, règle du jeu Gigamic (matériel, préparation, variante tactique)."
 
 
+# A few of the titles shipped in fixtures/declared/, read by the same loader as `load_declared_rules`:
+# a tile game, a quick party game, two family favourites and a cooperative game (its variants pick the
+# difficulty; no declared sheet, so it keeps the sheet by rounds). Their notices are created bare.
+DEMO_FILES = ["kingdomino", "dobble", "azul", "splendor", "pandemic"]
+
+
 def load(*, stdout: OutputWrapper) -> None:
-    """Give the two demo notices their declared sheets; safe to run again (an existing sheet is kept)."""
+    """Give the demo notices their declared sheets and setups; safe to run again (what exists is kept)."""
     for demo in DEMO_SHEETS:
         game = Game.objects.get(title=demo["title"])
         if DeclaredSheet.objects.filter(page__game=game).exists():
@@ -119,3 +129,6 @@ def load(*, stdout: OutputWrapper) -> None:
             continue
         setup = declared_setup_save(game=game, definition=definition, sources=SETUP_SOURCES)
         stdout.write(f"{game.title}: declared setup created on /regles/{setup.page.slug}/mise-en-place/")
+    for name in DEMO_FILES:
+        slug, written = declared_file_load(DECLARED_DIR / f"{name}.json")
+        stdout.write(f"/regles/{slug}/: {'declared from' if written else 'already declared in'} {name}.json")
