@@ -51,3 +51,14 @@ def test_a_server_error_is_a_page_of_the_site(settings):
     text = text_of(response)
     assert "Le site a rencontré une erreur" in text and "Ludothèque" in text
     assert "/static/css/ludotheque" in response.content.decode()
+
+
+@pytest.mark.browser
+def test_the_bad_request_page_passes_axe_with_its_list_of_problems(browser, live_server, transactional_db):
+    from tests.axe import axe_tab, page_violations
+
+    with axe_tab(browser, base_url=live_server.url) as page:
+        response = page.goto(f"{live_server.url}/jeux/?categorie=%00")
+        assert response.status == 400
+        assert page.locator("[role=alert] li").count() >= 1
+        assert page_violations(page) == []
