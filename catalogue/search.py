@@ -5,7 +5,9 @@ On PostgreSQL the database keeps the search machinery up to date itself, whateve
 `0014_search_posting_table_columns`, and the index of `0015_game_search_table_keys`):
 
 - `Game.search_vector`: a weighted tsvector in the `french_unaccent` configuration (the French
-  stemmer after `unaccent`): title (A), authors and publishers (B), tags (C), summary (D);
+  stemmer, with its stop words for words without accents; a word with accents loses them, then is
+  stemmed without stop words: « dés » is not the article « des », migration 0017): title (A), authors
+  and publishers (B), tags (C), summary (D);
 - `catalogue_search_word`: the lexicon of every word of the catalogue, which pg_trgm searches to
   correct a misspelt query word;
 - `catalogue_game.tag_ids`: a database-only array of the game's tag ids for the tag facets, in the
@@ -62,27 +64,29 @@ FITS_FIRST_RANKED = (F("fits_everyone").desc(), *RANKED)
 # letters and digits: one token for PostgreSQL's parser, so one lexeme at most once stemmed (none for a
 # stop word), which a posting is. Other scripts are ranked whole.
 ONE_WORD = re.compile(r"[0-9a-zà-öø-ÿœæ]+", re.IGNORECASE)
+# A word of the query, as the correction of misspellings reads it: letters and digits of any script.
+WORD = re.compile(r"[^\W_]+")
 # Long texts a search result does not show.
 LONG_FIELDS = ("rules_summary", "contents", "pedagogical_analysis", "search_vector")
 
-# When the query's words match no game, the query with each word, lower-case and unaccented,
-# replaced by the nearest word of the lexicon (itself when it is there); NULL when they match games.
-# `%` is pg_trgm's similarity operator, served by the lexicon's GIN index. One round trip either way:
-# the correction (an InitPlan) runs only when the EXISTS finds nothing.
+# When the query's words match no game, the query with each word (lower-case) replaced by the nearest
+# word of the lexicon, which has them unaccented (the word as typed when it is there itself, or shorter
+# than the first parameter: « dés » unaccented would be the article « des »); NULL when they match
+# games. `%` is pg_trgm's similarity operator, served by the lexicon's GIN index. One round trip either
+# way: the correction (an InitPlan) runs only when the EXISTS finds nothing.
 CORRECTION_SQL = """
 SELECT CASE WHEN EXISTS (SELECT 1 FROM catalogue_game
                           WHERE search_vector @@ websearch_to_tsquery(%s::regconfig, %s))
        THEN NULL
        ELSE (SELECT string_agg(corrected.word, ' ' ORDER BY corrected.n)
                FROM (SELECT q.n, CASE WHEN length(q.word) < %s THEN q.word ELSE coalesce(
-                                   (SELECT w.word FROM catalogue_search_word w
-                                     WHERE w.word %% q.word
-                                     ORDER BY similarity(w.word, q.word) DESC, w.word
+                                   (SELECT CASE WHEN w.word = unaccent(q.word) THEN q.word ELSE w.word END
+                                      FROM catalogue_search_word w
+                                     WHERE w.word %% unaccent(q.word)
+                                     ORDER BY similarity(w.word, unaccent(q.word)) DESC, w.word
                                      LIMIT 1),
                                    q.word) END AS word
-                       FROM unnest(regexp_split_to_array(lower(unaccent(%s)), '[^a-z0-9]+'))
-                            WITH ORDINALITY AS q(word, n)
-                      WHERE q.word <> '') AS corrected)
+                       FROM unnest(%s::text[]) WITH ORDINALITY AS q(word, n)) AS corrected)
        END
 """
 
@@ -472,7 +476,9 @@ class GameSearchMixin:
         """None when the words match games; else the query with each word that is not in the lexicon
         replaced by the nearest one that is."""
         with connections[self.db].cursor() as cursor:
-            cursor.execute(CORRECTION_SQL, [SEARCH_CONFIG, text, FUZZY_MIN_LENGTH, text])
+            # Split here, where lower() and letters do not depend on the database's locale.
+            words = WORD.findall(text.lower())
+            cursor.execute(CORRECTION_SQL, [SEARCH_CONFIG, text, FUZZY_MIN_LENGTH, words])
             return cursor.fetchone()[0]
 
     def _search_icontains(self, text: str):
