@@ -344,7 +344,11 @@ def generate(games: int, copies: int, members: int, loans: int, seed: int) -> No
             copier.flush()
             return copier.count
 
-        table("catalogue_location", ["id", "name", "address"], [(i + 1, n, "") for i, n in enumerate(SITES)])
+        table(
+            "catalogue_location",
+            ["id", "name", "address", "phone", "email"],
+            [(i + 1, n, "", "", "") for i, n in enumerate(SITES)],
+        )
         # Every site opens Wednesday 14–18 and Saturday 10–12 and 14–17 (the demo's week).
         table(
             "opening_openinghours",
@@ -558,6 +562,7 @@ def generate(games: int, copies: int, members: int, loans: int, seed: int) -> No
                 "charge_missing_pieces",
                 "charge_lost_games",
                 "debt_limit",
+                "public",
             ],
             [
                 (
@@ -581,6 +586,7 @@ def generate(games: int, copies: int, members: int, loans: int, seed: int) -> No
                     False,
                     False,
                     "0",
+                    True,
                 )
             ],
         )
