@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from catalogue.models import Copy, Game, Location
 from loans.forms import copy_for_barcode
 from loans.models import Member, MissingPiece
+from once.forms import OnceForm
 
 from .models import Play, Session, TableUse
 
@@ -30,7 +31,7 @@ class SessionOpenForm(forms.Form):
     location = forms.ModelChoiceField(label=_("Site"), queryset=Location.objects.order_by("name"))
 
 
-class VisitForm(forms.Form):
+class VisitForm(OnceForm):
     """A family come to play: its card scanned, or « famille non adhérente »; how many children and adults.
 
     A card scanned first brings the counts of its household back to the desk (`confirmed_card` then
@@ -141,7 +142,7 @@ class TableReturnForm(forms.Form):
         return [line["piece"] for line in self.recovered_lines if self.cleaned_data.get(line["field"].name)]
 
 
-class PlayForm(forms.Form):
+class PlayForm(OnceForm):
     """« Compter cette partie », posted from a rules page's score sheet or pad while a session is open."""
 
     session = forms.ModelChoiceField(queryset=Session.objects.open(), widget=forms.HiddenInput)

@@ -15,6 +15,7 @@ from catalogue.models import Location
 from loans.forms import add_refusal
 from ludotheque.access import staff_required
 from ludotheque.spreadsheets import csv_lines
+from once.forms import submit_once
 from opening.schedule import site_calendars
 
 from . import services, stats
@@ -98,7 +99,8 @@ def visit_create(request: HttpRequest, pk: int) -> HttpResponse:
     form = VisitForm(request.POST)
     if form.is_valid() and form.counts_to_check():
         return _session_page(request, session, visit_form=form.prefilled())
-    if form.is_valid():
+
+    def act() -> HttpResponse | None:
         try:
             visit = services.visit_record(
                 session=session,
@@ -109,14 +111,17 @@ def visit_create(request: HttpRequest, pk: int) -> HttpResponse:
             )
         except ValidationError as error:
             add_refusal(form, error, {"member": "card", "session": None})
-        else:
-            who = visit.member.name if visit.member else _("Famille non adhérente")
-            messages.success(
-                request,
-                _("%(who)s — enfants : %(children)s, adultes : %(adults)s.")
-                % {"who": who, "children": visit.children, "adults": visit.adults},
-            )
-            return redirect(session)
+            return None
+        who = visit.member.name if visit.member else _("Famille non adhérente")
+        messages.success(
+            request,
+            _("%(who)s — enfants : %(children)s, adultes : %(adults)s.")
+            % {"who": who, "children": visit.children, "adults": visit.adults},
+        )
+        return redirect(session)
+
+    if form.is_valid() and (answer := submit_once(request, form, act)):
+        return answer
     return _session_page(request, session, visit_form=form, status=400)
 
 
@@ -234,25 +239,35 @@ def play_create(request: HttpRequest) -> HttpResponse:
             content_type="text/plain; charset=utf-8",
         )
     data = form.cleaned_data
-    try:
-        services.play_record(
-            session=data["session"],
-            game=data["game"],
-            staff=request.user,
-            players=data["players"],
-            source=data["source"],
+    refusal = []
+
+    def act() -> HttpResponse | None:
+        try:
+            services.play_record(
+                session=data["session"],
+                game=data["game"],
+                staff=request.user,
+                players=data["players"],
+                source=data["source"],
+            )
+        except ValidationError as error:
+            refusal.extend(error.messages)
+            return None
+        messages.success(
+            request,
+            _("Partie de « %(game)s » comptée dans la séance de %(site)s.")
+            % {"game": data["game"].title, "site": data["session"].location.name},
         )
-    except ValidationError as error:
-        return HttpResponseBadRequest(" ".join(error.messages), content_type="text/plain; charset=utf-8")
-    messages.success(
-        request,
-        _("Partie de « %(game)s » comptée dans la séance de %(site)s.")
-        % {"game": data["game"].title, "site": data["session"].location.name},
+        following = data["next"]
+        if following and url_has_allowed_host_and_scheme(
+            following, {request.get_host()}, request.is_secure()
+        ):
+            return redirect(following)
+        return redirect(data["session"])
+
+    return submit_once(request, form, act) or HttpResponseBadRequest(
+        " ".join(refusal), content_type="text/plain; charset=utf-8"
     )
-    following = data["next"]
-    if following and url_has_allowed_host_and_scheme(following, {request.get_host()}, request.is_secure()):
-        return redirect(following)
-    return redirect(data["session"])
 
 
 def _year(request: HttpRequest) -> int | None:

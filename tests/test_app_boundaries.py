@@ -55,4 +55,9 @@ def test_no_app_imports_on_site_play_which_reaches_the_catalogue_through_its_reg
         imported = {module.split(".")[0] for module in imported_modules(ROOT / app)}
         assert "onsite" not in imported, app
     onsite = {module.split(".")[0] for module in imported_modules(ROOT / "onsite")}
-    assert onsite & project_apps <= {"onsite", "catalogue", "loans", "opening", "rules", "ludotheque"}
+    assert onsite & project_apps <= {"onsite", "catalogue", "loans", "opening", "rules", "ludotheque", "once"}
+
+
+def test_a_form_acted_on_once_imports_nothing_of_the_project():
+    project_apps = {app.name for app in apps.get_app_configs() if Path(app.path).parent == ROOT}
+    assert {module.split(".")[0] for module in imported_modules(ROOT / "once")} & project_apps <= {"once"}

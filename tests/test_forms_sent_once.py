@@ -117,3 +117,26 @@ def test_the_same_deposit_posted_by_two_tabs_at_once_is_made_once(staff_user):
 
     assert run_at_once([post, post, post]) == [302, 302, 302]
     assert Entry.objects.count() == 1
+
+
+def test_a_family_counted_twice_by_a_double_click_comes_once(desk, staff_user):
+    from django.utils import timezone
+
+    from onsite.models import Play, Session, Visit
+
+    session = Session.objects.create(location=make_site(), opened_by=staff_user, opened_at=timezone.now())
+    page = desk.get(session.get_absolute_url()).content.decode()
+    visit = {"non_member": "on", "children": "2", "adults": "1", "once": token_in(page)}
+    for _ in range(2):
+        desk.post(reverse("onsite:visit-create", args=[session.pk]), visit)
+    assert Visit.objects.count() == 1
+    play = {
+        "session": session.pk,
+        "game": make_game("Quarto").pk,
+        "source": "score_pad",
+        "players": "3",
+        "once": str(uuid.uuid4()),
+    }
+    for _ in range(2):
+        desk.post(reverse("onsite:play-create"), play)
+    assert Play.objects.count() == 1
