@@ -22,7 +22,7 @@ from .engine import GameRules
 from .forms import SetupForm, SheetChoiceForm
 from .games import all_games, get_game
 from .models import RulePage
-from .pages.generate import rule_page_for
+from .pages.generate import coded_pages_by_title, rule_page_for
 from .pages.markup import SectionKind
 from .score_sheet import PAD_SLOTS, ScoreSheetForm
 from .serializers import ScoreResultSerializer, score_data
@@ -176,10 +176,13 @@ def page_detail(request: HttpRequest, slug: str) -> HttpResponse:
     if page is None and rules is None:
         # A catalogued title whose page was not made yet (written behind the catalogue's back): made now.
         game = Game.objects.filter(slug=slug).first()
-        made = rule_page_for(game) if game is not None else None
-        if made is None:
+        if game is None:
             raise Http404(_("Aucune page de règles ne porte cet identifiant."))
-        return redirect(made)
+        made = rule_page_for(game)
+        if made is not None:
+            return redirect(made)
+        # A title with coded rules whose page load_rule_pages has not made yet: the coded game's own.
+        return redirect("rules:page-detail", slug=coded_pages_by_title()[game.title.casefold()])
     revision = page.current_revision if page else None
     tools = _tools(rules, slug)
     sections, leftover = _place_tools(revision.section_list if revision else [], tools)

@@ -226,6 +226,24 @@ def test_a_title_written_behind_the_catalogue_s_back_gets_its_page_when_first_op
     assert client.get(reverse("rules:page-detail", args=["pas-de-jeu"])).status_code == 404
 
 
+def test_a_coded_title_whose_page_is_not_loaded_yet_opens_the_coded_game(client, db):
+    Game.objects.create(
+        title="Les colons de Catane", slug="les-colons-de-catane", players_min=3, players_max=4
+    )
+    response = client.get(reverse("rules:page-detail", args=["les-colons-de-catane"]))
+    assert response.status_code == 302 and response.url == reverse("rules:page-detail", args=["catane"])
+    assert client.get(response.url).status_code == 200
+    assert not RulePage.objects.exists()
+
+
+def test_a_title_corrected_in_the_admin_renames_its_generated_page(dobble):
+    registry.catalogued([dobble.pk])
+    Game.objects.filter(pk=dobble.pk).update(title="Dobble Kids")
+    registry.catalogued([dobble.pk])
+    page = RulePage.objects.get(game=dobble)
+    assert page.title == "Dobble Kids" and page.revisions.count() == 1
+
+
 def pmb_file(tmp_path, seed: str, renames: dict[str, str]) -> Path:
     """A seed page with its titles changed: the same notices, for titles that have no coded rules."""
     text = (SEEDS / seed).read_text(encoding="utf-8")

@@ -186,6 +186,9 @@ def _refresh(page: RulePage, game: Game) -> int:
     current = locked.revisions.order_by("-number").first()
     if not locked.generated or current is None or not current.by_loader:
         return 0
+    if locked.title != game.title[:200]:  # the notice's title corrected in the admin
+        locked.title = game.title[:200]
+        locked.save(update_fields=["title"])
     content = page_text(game)
     if content == current.content:
         return 0
