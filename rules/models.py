@@ -77,6 +77,10 @@ class RulePage(models.Model):
         ordering = ["title"]
         verbose_name = _("page de règles")
         verbose_name_plural = _("pages de règles")
+        indexes = [
+            # The rules index (/regles/), a page of 50 titles at a time in this order.
+            models.Index(fields=["title", "id"], name="rules_rulepage_title_idx"),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=Q(sheet_winning__in=Winning.values),
