@@ -16,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from loans.api import refusal_response
+from once.forms import act_once
 
 from . import services
 from .models import Entry, Kind
@@ -40,6 +41,22 @@ class EntryFilter(django_filters.FilterSet):
         fields = ["member", "kind", "method", "site", "loan", "receipt_year", "receipt_number"]
 
 
+def _entry_create(data: dict, staff) -> Entry:
+    """Add the entry of `kind` that the API was sent, through the ledger's services."""
+    kind = data["kind"]
+    common = {key: data[key] for key in ("member", "amount", "site", "note")} | {"staff": staff}
+    money = common | {"method": data["method"], "cheque_number": data["cheque_number"]}
+    if kind in Kind.charges():
+        return services.charge_create(
+            kind=kind, loan=data.get("loan"), copy=data.get("copy"), at=data.get("recorded_at"), **common
+        )
+    if kind == Kind.PAYMENT:
+        return services.payment_create(at=data.get("recorded_at"), **money)
+    if kind == Kind.REFUND:
+        return services.refund_create(**money)
+    return services.deposit_receive(**money)
+
+
 class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """The families' ledger entries, newest first. Appended to, never edited or deleted."""
 
@@ -48,32 +65,29 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     permission_classes = [IsAdminUser]
     filterset_class = EntryFilter
 
-    @extend_schema(request=EntryCreateSerializer, responses={201: EntrySerializer})
+    @extend_schema(request=EntryCreateSerializer, responses={201: EntrySerializer, 200: EntrySerializer})
     def create(self, request: Request) -> Response:
+        """Add an entry; sent again with the same `once`, it answers 200 with the entry first added."""
         serializer = EntryCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        kind = data["kind"]
-        common = {key: data[key] for key in ("member", "amount", "site", "note")} | {"staff": request.user}
-        money = common | {"method": data["method"], "cheque_number": data["cheque_number"]}
-        try:
-            if kind in Kind.charges():
-                entry = services.charge_create(
-                    kind=kind,
-                    loan=data.get("loan"),
-                    copy=data.get("copy"),
-                    at=data.get("recorded_at"),
-                    **common,
-                )
-            elif kind == Kind.PAYMENT:
-                entry = services.payment_create(at=data.get("recorded_at"), **money)
-            elif kind == Kind.REFUND:
-                entry = services.refund_create(**money)
-            else:
-                entry = services.deposit_receive(**money)
-        except DjangoValidationError as error:
-            return _refused(error)
-        return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+        refused: list[DjangoValidationError] = []
+
+        def act() -> tuple[Response, str] | None:
+            try:
+                entry = _entry_create(data, request.user)
+            except DjangoValidationError as error:
+                refused.append(error)
+                return None
+            return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED), str(entry.pk)
+
+        def first(pk: str) -> Response:
+            return Response(EntrySerializer(Entry.objects.for_display().get(pk=pk)).data)
+
+        if data.get("once") is None:
+            done = act()
+            return done[0] if done else _refused(refused[0])
+        return act_once(request.user, data["once"], act, first) or _refused(refused[0])
 
     @extend_schema(request=ReverseSerializer, responses={201: EntrySerializer})
     @action(detail=True, methods=["post"])

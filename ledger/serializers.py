@@ -88,6 +88,13 @@ class EntryCreateSerializer(serializers.Serializer):
         "till period.",
     )
 
+    once = serializers.UUIDField(
+        required=False,
+        allow_null=True,
+        help_text="A one-time token (a UUID the client makes): the same request sent again with it adds "
+        "nothing and answers 200 with the entry first added.",
+    )
+
     def validate_recorded_at(self, value: datetime.datetime | None) -> datetime.datetime | None:
         if value is not None and value < timezone.now() - datetime.timedelta(days=BACKDATING_DAYS):
             raise serializers.ValidationError(

@@ -1,6 +1,7 @@
 """The ledger's staff API: list entries, add charges, payments and deposits, reverse; never edit or delete."""
 
 import datetime
+import uuid
 from decimal import Decimal
 
 import pytest
@@ -224,3 +225,32 @@ def test_an_amount_as_a_json_number_or_plain_digits_is_taken(api, family, staff_
         )
         assert response.status_code == 201, response.json()
     assert owed(family) == Decimal("8.00")
+
+
+def test_a_deposit_sent_again_with_its_once_token_is_added_once(api, family):
+    body = {
+        "member": family.pk,
+        "kind": "deposit_received",
+        "amount": "20.00",
+        "method": "cash",
+        "site": make_site().pk,
+        "once": str(uuid.uuid4()),
+    }
+    answers = [post(api, "/api/ledger/", body) for _ in range(3)]
+    assert [answer.status_code for answer in answers] == [201, 200, 200]
+    assert len({answer.json()["id"] for answer in answers}) == 1
+    assert Entry.objects.count() == 1 and answers[2].json()["receipt"] == answers[0].json()["receipt"]
+
+
+def test_a_refused_request_leaves_its_once_token_free(api, family, staff_user):
+    charge(family, "5.00", staff_user)
+    body = {
+        "member": family.pk,
+        "kind": "payment",
+        "method": "cash",
+        "site": make_site().pk,
+        "once": str(uuid.uuid4()),
+    }
+    assert post(api, "/api/ledger/", body | {"amount": "50"}).status_code == 400
+    assert post(api, "/api/ledger/", body | {"amount": "5"}).status_code == 201
+    assert owed(family) == Decimal("0.00")
