@@ -97,6 +97,10 @@ class DeclaredSheetAdmin(LibrarianAccessMixin, admin.ModelAdmin):
         game = str(request.GET.get("game", ""))
         if re.fullmatch(r"[0-9]{1,18}", game):
             initial["game"] = int(game)
+            # The sheet starts from the page's default one: whoever wins there wins here.
+            page = RulePage.objects.filter(game_id=int(game)).only("sheet_winning").first()
+            if page is not None:
+                initial["winning"] = page.sheet_winning
         return initial
 
     @admin.display(description=_("lignes"))

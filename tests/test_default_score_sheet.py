@@ -131,3 +131,14 @@ def test_a_declared_sheet_takes_the_place_of_the_default_one(client, skyjo):
     assert response.status_code == 200 and response.json()["winners"] == ["A"]
     status, errors = score(client, skyjo.slug, [("A", [1]), ("B", [2])])
     assert status == 400 and "players.0.rounds" in errors
+
+
+def test_a_declared_sheet_starts_from_the_default_one_s_winner(client, skyjo, staff_user):
+    skyjo.sheet_winning = Winning.LOWEST
+    skyjo.save()
+    client.force_login(staff_user)
+    response = client.get(reverse("admin:rules_declaredsheet_add"), {"game": skyjo.game_id})
+    assert response.status_code == 200
+    assert 'value="lowest" checked' in response.content.decode() or (
+        '<option value="lowest" selected>' in response.content.decode()
+    )
