@@ -21,6 +21,7 @@ from ledger.forms import MoneyForm
 from ledger.models import Entry
 from ledger.services import euros, renewal_due, renewal_period
 from ludotheque.access import staff_required
+from once.forms import OnceForm, submit_once
 from opening.schedule import weekday_date
 
 from . import accounts, services
@@ -676,17 +677,23 @@ def account_loan_renew(request: HttpRequest, pk: int) -> HttpResponse:
     """A family renews one of its loans, by the desk's rules (services.loan_renew)."""
     member = _get_member_for_user(request.user)
     loan = get_object_or_404(Loan.objects.select_related("copy__game"), pk=pk, member=member)
-    try:
-        loan = services.loan_renew(loan=loan)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    else:
+    form = OnceForm(request.POST)
+    form.is_valid()  # a token that is no UUID counts as none
+
+    def act() -> HttpResponse | None:
+        try:
+            renewed = services.loan_renew(loan=loan)
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+            return None
         messages.success(
             request,
             _("« %(game)s » prolongé : à rendre le %(date)s.")
-            % {"game": loan.copy.game.title, "date": weekday_date(loan.due_on)},
+            % {"game": renewed.copy.game.title, "date": weekday_date(renewed.due_on)},
         )
-    return redirect("loans:account")
+        return redirect("loans:account")
+
+    return submit_once(request, form, act) or redirect("loans:account")
 
 
 @login_required

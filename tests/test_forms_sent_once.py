@@ -15,7 +15,14 @@ from loans.models import Loan
 from once.models import Submission
 from tests.conftest import text_of
 from tests.ledger_helpers import charge, make_site, owed
-from tests.loan_helpers import make_copy, make_game, make_member, make_membership_type, run_at_once
+from tests.loan_helpers import (
+    make_copy,
+    make_family_user,
+    make_game,
+    make_member,
+    make_membership_type,
+    run_at_once,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -140,3 +147,15 @@ def test_a_family_counted_twice_by_a_double_click_comes_once(desk, staff_user):
     for _ in range(2):
         desk.post(reverse("onsite:play-create"), play)
     assert Play.objects.count() == 1
+
+
+def test_a_family_renewing_from_its_account_twice_renews_once(client, staff_user):
+    member = make_member(
+        "M0003", membership_type=make_membership_type(renewals_allowed=3), user=make_family_user()
+    )
+    loan = services.loan_create(copy=make_copy(make_game("Quarto"), "91002"), member=member, staff=staff_user)
+    client.force_login(member.user)
+    token = token_in(client.get(reverse("loans:account")).content.decode())
+    for _ in range(2):
+        client.post(reverse("loans:account-loan-renew", args=[loan.pk]), {"once": token})
+    assert Loan.objects.get(pk=loan.pk).renewals == 1
