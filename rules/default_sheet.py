@@ -100,16 +100,3 @@ class DefaultRules(GameRules):
 
     def breakdown(self, player: Mapping[str, Any], sheet: ScoreSheet) -> dict[str, int]:
         return {ROUNDS: sum(played[POINTS] for played in player[ROUNDS])}
-
-
-def default_rules(slug: str, *, setup_from: GameRules | None = None) -> DefaultRules | None:
-    """The default sheet of the page with this slug (beside `setup_from`'s setup), or None when no page has it."""
-    page = (
-        RulePage.objects.select_related("game")
-        .only("slug", "title", "sheet_winning", "game__players_min", "game__players_max")
-        .filter(slug=slug)
-        .first()
-    )
-    if page is None:
-        return None
-    return DefaultRules.from_page(page, setup_from)

@@ -16,8 +16,8 @@ from django.utils.translation import gettext, ngettext
 from catalogue.models import Game
 from ludotheque.precompiled import UNUSED_ID, Precompiled
 
-from .declared.sheets import all_declared_rules, declared_rules
-from .default_sheet import default_rules
+from .declared.sheets import DeclaredRules, all_declared_rules, declared_page
+from .default_sheet import DefaultRules
 from .engine import GameRules, InvalidInput, render
 from .games import all_games, get_game
 from .models import DeclaredSetup, RulePage
@@ -32,10 +32,16 @@ def game_rules(slug: str) -> GameRules | None:
     coded = get_game(slug)
     if coded is not None:
         return coded
-    declared = declared_rules(slug)
+    # One query: the page, its notice and its declarations, read by both kinds of sheet.
+    page = declared_page(slug)
+    if page is None:
+        return None
+    declared = DeclaredRules.from_page(page)
     if declared is not None and "score" in declared.features:
         return declared
-    return default_rules(slug, setup_from=declared if declared is not None and declared.features else None)
+    return DefaultRules.from_page(
+        page, setup_from=declared if declared is not None and declared.features else None
+    )
 
 
 def all_game_rules() -> list[GameRules]:

@@ -236,9 +236,14 @@ def _with_declarations():
     )
 
 
+def declared_page(slug: str) -> RulePage | None:
+    """The page with this slug, with its notice and declarations (what DeclaredRules.from_page reads)."""
+    return _with_declarations().filter(slug=slug).first()
+
+
 def declared_rules(slug: str) -> DeclaredRules | None:
     """The declared sheet and setup on the page with this slug, as a GameRules, or None."""
-    page = _with_declarations().filter(slug=slug).first()
+    page = declared_page(slug)
     return DeclaredRules.from_page(page) if page is not None else None
 
 
