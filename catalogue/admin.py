@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from ludotheque.access import LibrarianAccessMixin, ReadOnlyHistoryMixin
+from ludotheque.money import PlainDecimalField
 
 from . import esar, registry
 from .models import (
@@ -219,7 +220,7 @@ class CopyInlineFormSet(BaseInlineFormSet):
 
 class CopyInline(LibrarianAccessMixin, admin.TabularInline):
     model = Copy
-    formfield_overrides = {models.DecimalField: {"localize": True}}
+    formfield_overrides = {models.DecimalField: {"form_class": PlainDecimalField, "localize": True}}
     formset = CopyInlineFormSet
     fields = ["cote", "barcode", "section", "location", "status", "acquired_on", "replacement_value", "notes"]
     autocomplete_fields = ["section"]
@@ -303,7 +304,7 @@ class ComponentForm(forms.ModelForm):
 class ComponentInline(LibrarianAccessMixin, admin.TabularInline):
     model = Component
     form = ComponentForm
-    formfield_overrides = {models.DecimalField: {"localize": True}}
+    formfield_overrides = {models.DecimalField: {"form_class": PlainDecimalField, "localize": True}}
     fields = ["position", "quantity", "label", "unit_price"]
     extra = 0
 
@@ -433,7 +434,7 @@ def print_box_stickers(modeladmin, request, queryset):
 @admin.register(Copy)
 class CopyAdmin(LibrarianAccessMixin, admin.ModelAdmin):
     # Prices typed the French way (« 29,90 ») as well as with a dot.
-    formfield_overrides = {models.DecimalField: {"localize": True}}
+    formfield_overrides = {models.DecimalField: {"form_class": PlainDecimalField, "localize": True}}
     list_display = ["barcode", "game", "cote", "section", "location", "status", "is_available"]
     list_select_related = ["game", "section", "location"]
     list_filter = ["status", "location", AvailabilityFilter, "section"]

@@ -12,10 +12,10 @@ from django.utils.translation import gettext_lazy as _
 
 from catalogue.models import Location
 from loans.models import MembershipType
+from ludotheque.money import MoneyField
 from once.forms import OnceForm
 
 from .models import Kind, Method
-from .money import MoneyField
 
 SESSION_SITE = "desk_site"
 # A service's refusal about one of its arguments goes on the form field of the same name.

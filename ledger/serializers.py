@@ -8,9 +8,9 @@ from rest_framework import serializers
 
 from catalogue.models import Copy, Location
 from loans.models import Loan, Member
+from ludotheque.money import MoneySerializerField
 
 from .models import Entry, Kind, Method
-from .money import MoneySerializerField
 
 # A paper receipt typed later is at most this old.
 BACKDATING_DAYS = 366

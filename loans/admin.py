@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from ludotheque.access import LibrarianAccessMixin, ReadOnlyHistoryMixin
+from ludotheque.money import PlainDecimalField
 
 from .accounts import member_invite
 from .models import Hold, HouseholdMember, Loan, Member, MembershipType, MissingPiece
@@ -28,7 +29,7 @@ class MembershipTypeAdmin(LibrarianAccessMixin, admin.ModelAdmin):
         "renewals_allowed",
     ]
     # Amounts typed the French way (« 0,20 ») as well as with a dot.
-    formfield_overrides = {models.DecimalField: {"localize": True}}
+    formfield_overrides = {models.DecimalField: {"form_class": PlainDecimalField, "localize": True}}
     fieldsets = [
         (None, {"fields": ["name", "duration_days", "price", "public"]}),
         (_("Prêts"), {"fields": ["loan_quota", "loan_period_days", "renewals_allowed", "late_loans"]}),

@@ -43,6 +43,27 @@ def test_the_entry_list_searches_by_family_and_receipt_number(admin_client, staf
     assert admin_client.get(url + "?q=12").status_code == 200
 
 
+def test_a_fee_in_other_digits_is_refused_in_the_admin(admin_client):
+    fields = {
+        "name": "Famille (1 an)",
+        "duration_days": 365,
+        "price": "٢٥",
+        "loan_quota": 4,
+        "loan_period_days": 21,
+        "renewals_allowed": 1,
+        "late_loans": "refuse",
+        "loan_fee": "0",
+        "late_fee_per_day": "0,20",
+        "debt_limit": "20",
+    }
+    response = admin_client.post(reverse("admin:loans_membershiptype_add"), fields)
+    assert response.status_code == 200
+    assert "Écrivez le montant avec les chiffres 0 à 9 et une virgule, par exemple 12,50." in text_of(
+        response
+    )
+    assert not MembershipType.objects.exists()
+
+
 def test_a_librarian_sets_the_fees_of_a_membership_type(admin_client):
     response = admin_client.post(
         reverse("admin:loans_membershiptype_add"),

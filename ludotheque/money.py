@@ -1,4 +1,4 @@
-"""An amount of money typed at the desk or sent to the API: one rule for both, ASCII digits only.
+"""An amount of money typed at the desk, in the admin or sent to the API: one rule, ASCII digits only.
 
 Python's Decimal reads any script's digits (« ١٢ » is 12) and exponents (« 1E2 » is 100): an amount
 someone typed is taken only as written with 0–9, an optional sign and one decimal point or comma.
@@ -34,17 +34,21 @@ def check_plain_amount(text: str) -> None:
         raise ValidationError(NOT_PLAIN, code="amount_not_plain")
 
 
-class MoneyField(forms.DecimalField):
-    """A form's amount in euros: « 12,50 » or « 12.50 », never « ١٢ » or « 1E2 »."""
-
-    def __init__(self, **kwargs) -> None:
-        # localize: accepts « 12,50 » as well as « 12.50 ».
-        super().__init__(**(BOUNDS | {"localize": True} | kwargs))
+class PlainDecimalField(forms.DecimalField):
+    """A decimal number typed with 0–9 (the admin's prices and fees: its models' own bounds)."""
 
     def to_python(self, value):
         if isinstance(value, str) and value.strip():
             check_plain_amount(value)
         return super().to_python(value)
+
+
+class MoneyField(PlainDecimalField):
+    """A desk form's amount in euros: « 12,50 » or « 12.50 », never « ١٢ » or « 1E2 »."""
+
+    def __init__(self, **kwargs) -> None:
+        # localize: accepts « 12,50 » as well as « 12.50 ».
+        super().__init__(**(BOUNDS | {"localize": True} | kwargs))
 
     def widget_attrs(self, widget):
         return super().widget_attrs(widget) | {"inputmode": "decimal"}
