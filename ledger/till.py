@@ -2,10 +2,10 @@
 
 A site's till period runs from its previous closure (excluded) to now; *Clôturer* records the cash
 counted against the cash expected. A closure is history like an entry (never changed or deleted; the
-database refuses it, migrations 0002 and 0005): a wrong one (a double click closed the till twice,
-a miscount) is corrected by a reversal, with its reason. A reversed closure no longer stands: its
-difference is struck out, and the next period opens with the float of the last closure that stands.
-Its period stays closed to new entries (they are dated now, after it).
+database refuses it, migrations 0002 and 0005): one that should not have been made (a double click
+closed the till twice) is corrected by a reversal, with its reason. A reversed closure no longer
+stands: its difference is struck out, and the next period opens with the float of the last closure
+that stands. Its period stays closed (new entries are dated now, after it) and is not counted again.
 
 Like ledger/services.py, each write is one transaction that locks the site's row first.
 """
