@@ -72,7 +72,12 @@ def test_a_game_page_says_at_once_whether_a_copy_is_on_the_shelf(phone, live_ser
         status = phone.locator(".notice-head .shelf-status")
         assert in_first_screen(status), slug
         assert status.inner_text().startswith(
-            ("En rayon à", "Tous sortis — retour prévu le", "Pas d'exemplaire")
+            (
+                "En rayon à",
+                "Tous sortis — retour prévu le",
+                "Tous sortis — en retard depuis le",
+                "Pas d'exemplaire",
+            )
         )
         assert document_width(phone) <= PHONE["width"], slug
 
