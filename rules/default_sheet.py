@@ -64,6 +64,11 @@ class DefaultRules(GameRules):
         return self.setup_from.setup(setup)
 
     @property
+    def sources(self) -> tuple[str, ...]:
+        """Where the setup beside this sheet comes from (its declaration's sources)."""
+        return getattr(self.setup_from, "sources", ())
+
+    @property
     def declared_setup(self):
         """The declaration behind the setup beside this sheet (its pieces: rules/pieces.py), or None."""
         return getattr(self.setup_from, "declared_setup", None)

@@ -17,6 +17,7 @@ from catalogue.models import Game
 from rules.declared.demo import DEMO_FILES
 from rules.declared.files import DECLARED_DIR, declared_file_load, declared_files_load, read_file
 from rules.services import game_rules
+from tests.conftest import text_of
 
 FILES = sorted(DECLARED_DIR.glob("*.json"))
 
@@ -387,3 +388,15 @@ def test_the_demo_shows_declared_titles_in_the_catalogue_with_their_rules_page(d
     # Azul's rules page: the calculator for 3 players puts out 7 factories.
     response = client.get(reverse("rules:setup", args=["azul"]), {"players": 3}, follow=True)
     assert "Disposez 7 fabriques en cercle" in response.content.decode()
+
+
+def test_a_declared_title_s_rules_page_cites_where_its_numbers_come_from(db, client):
+    slug = title("azul")
+    source = read_file(DECLARED_DIR / "azul.json")["sources"][0]
+    text = text_of(client.get(reverse("rules:page-detail", args=[slug])))
+    assert "Sources La mise en place et le décompte de cette page viennent de :" in text
+    assert source in text
+    # A title with no declared source (the default sheet only) says nothing of the kind.
+    game = Game.objects.create(title="Sans source", slug="sans-source", players_min=2, players_max=4)
+    generate = client.get(reverse("rules:page-detail", args=[game.slug]), follow=True)
+    assert generate.status_code == 200 and "viennent de" not in text_of(generate)

@@ -89,6 +89,7 @@ class DeclaredRules(GameRules):
         lines: tuple[DeclaredLineRule, ...] = (),
         tie_breaks: tuple[DeclaredTieBreakRule, ...] = (),
         setup: SetupDeclaration | None = None,
+        sources: tuple[str, ...] = (),
     ):
         self.slug = slug
         self.title = title
@@ -98,6 +99,8 @@ class DeclaredRules(GameRules):
         self.declared_tie_breaks = tie_breaks
         self.declared_setup = setup
         self.variants = setup.variants if setup is not None else ()
+        # Where the declared numbers come from (the publisher's rule book and its sections), one per line.
+        self.sources = sources
 
     @property
     def features(self) -> list[str]:
@@ -143,6 +146,9 @@ class DeclaredRules(GameRules):
             lines=lines,
             tie_breaks=tie_breaks,
             setup=stored_setup(stored, players) if stored is not None else None,
+            sources=tuple(line.strip() for line in stored.sources.splitlines() if line.strip())
+            if stored
+            else (),
         )
 
     # The labels are the librarian's French words; the words around them are rendered now, in the
