@@ -386,7 +386,7 @@ def document_upload_to(instance: "Document", filename: str) -> str:
 
 
 # What a document may be, by its first bytes, and the file name endings that go with each: a file is
-# served with the content type of its ending (README, Production), so both must agree.
+# served with the content type of its ending (docs/operations.md, Production), so both must agree.
 DOCUMENT_SIGNATURES = {
     "PDF": ((b"%PDF-",), ("pdf",)),
     "PNG": ((b"\x89PNG\r\n\x1a\n",), ("png",)),

@@ -1,6 +1,6 @@
 """What the apps built on the catalogue tell it: the only way their knowledge reaches its pages.
 
-The catalogue imports neither `loans` nor `rules` (README, "Working on the code"); they depend on it,
+The catalogue imports neither `loans` nor `rules` (docs/development.md, "Working on the code"); they depend on it,
 and each registers here, from its `AppConfig.ready()`, what the catalogue shows of it:
 
 - **Circulation** (the loans app): where the copies are. A copy's status (on the shelf, in repair…)

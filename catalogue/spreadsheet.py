@@ -1,6 +1,6 @@
 """The catalogue as a spreadsheet: one row per copy (or per game without copies), read and written.
 
-The columns are documented in the README (« Importer et exporter le catalogue »). A game's columns
+The columns are documented in docs/guide-bibliothecaire.md (« Importer et exporter le catalogue »). A game's columns
 are read from its first row; its other rows add copies (their game columns may be left empty, but
 may not say something else). Rows belong to the same game when they have the same `identifiant`,
 or else the same title and first author. Lists inside a cell are separated by « ; » (authors as

@@ -26,7 +26,7 @@ search's best plan depends on its values. `PREPARE` is sent on the psycopg conne
 through Django's cursor: it is set-up for the session, like its options, and not a query of the
 request. A prepared statement lives as long as its session (it outlives a rolled-back transaction):
 when Django opens a new connection, the statement is prepared again. A pooler in transaction mode
-would break this (see the README's Production section).
+would break this (see docs/operations.md, Production).
 
 On SQLite (a newcomer's first run) `.queryset(*values)` is simply `build(*values)`, which refuses
 nothing: a placeholder reaches SQLite's parameters converted (a date as text), and speed is not the

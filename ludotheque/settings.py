@@ -494,7 +494,7 @@ LOGGING = {
 # Content-Security-Policy (Django's own middleware): scripts, styles, images and fonts from this
 # site only, no inline script or style (the pages' little JavaScript is in static/js/), no plugin,
 # no framing, forms posted here only. Uploaded documents are served with a stricter one
-# (README, Production).
+# (docs/operations.md, Production).
 SECURE_CSP = {
     "default-src": [CSP.SELF],
     "script-src": [CSP.SELF],

@@ -1,4 +1,4 @@
-"""The apps' boundaries (README, "Working on the code"): the catalogue knows nothing of loans or rules."""
+"""The apps' boundaries (docs/development.md, "Working on the code"): the catalogue knows nothing of loans or rules."""
 
 import ast
 import re

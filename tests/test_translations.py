@@ -14,7 +14,7 @@ def test_every_plural_string_translated_to_english_has_its_french_forms():
     assert english, "the English catalogue has no plural entry: is it compiled?"
     missing = english - plural_msgids("fr")
     assert not missing, (
-        f"fill these plural entries in locale/fr (README, Working on the code): {sorted(missing)}"
+        f"fill these plural entries in locale/fr (docs/development.md, Working on the code): {sorted(missing)}"
     )
 
 
