@@ -12,7 +12,7 @@ copy comes back with a piece missing ({"missing": [{"component": …, "quantity"
 complete. Every answer must be a 200; at the end no loan may be open, and each incomplete return
 must have recorded its missing piece and made its copy incomplete.
 
-    # 20 clerks, each scanning at random moments 0.5 s apart on average (the target: p95 <= 50 ms);
+    # 20 clerks, each scanning at random moments 0.5 s apart on average (the target: p95 <= 20 ms; bench/README.md, « Desk »);
     # --loan-fee 0.50 charges each loan, as a ludothèque with fees does (one more ledger entry each)
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/ludo_deskbench \\
         .venv/bin/python bench/desk.py --clients 20 --interval 0.5 --checkouts 1000
