@@ -14,10 +14,9 @@ from django.utils.translation import gettext_lazy as _
 
 def locked_out(request: HttpRequest, original_response=None, credentials=None) -> HttpResponse:
     """429 with the reason and how long to wait, for the site's login page and the admin's."""
-    context = {
-        "limit": settings.AXES_FAILURE_LIMIT,
-        "minutes": max(1, round(settings.AXES_COOLOFF_TIME.total_seconds() / 60)),
-    }
+    # No limit is named: an account tried from many addresses, or an address trying many accounts, is
+    # locked at a wider limit than one account at one address (LoginFailures).
+    context = {"minutes": max(1, round(settings.AXES_COOLOFF_TIME.total_seconds() / 60))}
     return render(request, "registration/locked_out.html", context, status=429)
 
 
