@@ -31,6 +31,17 @@ class RevisionInline(ReadOnlyHistoryMixin, admin.TabularInline):
     show_change_link = True
 
 
+class BadInputIs400Mixin:
+    """A refused post answers 400, like every form of the site (the admin itself says 200)."""
+
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        response = super().changeform_view(request, object_id, form_url, extra_context)
+        context = getattr(response, "context_data", None) or {}
+        if request.method == "POST" and response.status_code == 200 and context.get("errors"):
+            response.status_code = 400
+        return response
+
+
 @admin.register(RulePage)
 class RulePageAdmin(LibrarianAccessMixin, admin.ModelAdmin):
     list_display = ["title", "slug", "game", "edit_link"]
@@ -77,7 +88,7 @@ class DeclaredTieBreakerInline(LibrarianAccessMixin, admin.TabularInline):
 
 
 @admin.register(DeclaredSheet)
-class DeclaredSheetAdmin(LibrarianAccessMixin, admin.ModelAdmin):
+class DeclaredSheetAdmin(BadInputIs400Mixin, LibrarianAccessMixin, admin.ModelAdmin):
     form = DeclaredSheetForm
     inlines = [DeclaredLineInline, DeclaredTieBreakerInline]
     list_display = ["page", "winning", "line_count", "updated_at", "page_link"]
@@ -113,14 +124,6 @@ class DeclaredSheetAdmin(LibrarianAccessMixin, admin.ModelAdmin):
             return "—"
         return format_html('<a href="{}">{}</a>', sheet.page.get_absolute_url(), sheet.page.title)
 
-    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
-        response = super().changeform_view(request, object_id, form_url, extra_context)
-        # Bad input answers 400, like every form of the site (the admin itself says 200).
-        context = getattr(response, "context_data", None) or {}
-        if request.method == "POST" and response.status_code == 200 and context.get("errors"):
-            response.status_code = 400
-        return response
-
     def save_model(self, request, obj: DeclaredSheet, form, change: bool) -> None:
         if not change:
             # Inside the admin's transaction: the page (and its first revision) and the sheet come together.
@@ -129,7 +132,7 @@ class DeclaredSheetAdmin(LibrarianAccessMixin, admin.ModelAdmin):
 
 
 @admin.register(DeclaredSetup)
-class DeclaredSetupAdmin(LibrarianAccessMixin, admin.ModelAdmin):
+class DeclaredSetupAdmin(BadInputIs400Mixin, LibrarianAccessMixin, admin.ModelAdmin):
     """The declaration as JSON; the staff page (« Déclarer la mise en place ») is the friendlier way."""
 
     form = DeclaredSetupAdminForm
@@ -144,13 +147,6 @@ class DeclaredSetupAdmin(LibrarianAccessMixin, admin.ModelAdmin):
     def staff_link(self, setup: DeclaredSetup) -> str:
         url = reverse("rules:setup-declare", args=[setup.page.slug])
         return format_html('<a href="{}">{}</a>', url, _("Déclarer la mise en place"))
-
-    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
-        response = super().changeform_view(request, object_id, form_url, extra_context)
-        context = getattr(response, "context_data", None) or {}
-        if request.method == "POST" and response.status_code == 200 and context.get("errors"):
-            response.status_code = 400
-        return response
 
     def save_model(self, request, obj: DeclaredSetup, form, change: bool) -> None:
         # One write path (the page created if need be, the declaration checked again inside it).
