@@ -11,4 +11,15 @@ def scan(page, code: str) -> None:
 
 
 def focused_id(page) -> str:
+    """The id of what has the focus, once the page has placed it: Chromium applies `autofocus` while
+    rendering, which may come just after the navigation's load event; a page that focuses nothing
+    answers after a moment."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    try:
+        page.wait_for_function(
+            "document.activeElement && document.activeElement !== document.body", timeout=2000
+        )
+    except PlaywrightTimeoutError:
+        pass
     return page.evaluate("document.activeElement && document.activeElement.id")
