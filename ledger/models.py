@@ -1,9 +1,8 @@
 """The family ledger: an append-only book of charges, payments and deposits, receipts and till closures.
 
 Entries are never updated or deleted: a mistake is corrected by a reversing entry (same kind, opposite
-amount) that points to it, and what a family owes is derived from its entries. The ORM refuses to
-update or delete them (AppendOnlyQuerySet, AppendOnlyModel) and so does PostgreSQL (the trigger of
-migration 0002_append_only_guard).
+amount) pointing to it; what a family owes is derived from its entries. The ORM refuses to change them
+(AppendOnlyQuerySet, AppendOnlyModel) and so does PostgreSQL (migrations 0002 and 0003).
 
 Families, loans and copies are named by string references: this module and ledger/services.py import
 nothing of the loans app, whose services call them (fees at the desk, the debt limit).
@@ -22,8 +21,7 @@ from django.utils.translation import gettext_lazy as _
 ZERO = Decimal("0.00")
 CENT = Decimal("0.01")
 MONEY = {"max_digits": 9, "decimal_places": 2}
-# Above every amount MONEY can hold. PostgreSQL's numeric NaN is greater than every number, so it
-# passes `amount > 0`; an upper bound under it is what refuses it.
+# Above every amount MONEY holds: PostgreSQL's NaN, greater than every number, passes `> 0` but not this.
 BEYOND_MONEY = Decimal("10000000")
 
 
@@ -128,15 +126,14 @@ class Kind(models.TextChoices):
         return [cls.PAYMENT, cls.DEPOSIT_RECEIVED]
 
 
-# The sign each kind gives its amount in the three sums the ledger keeps. A reversal has the kind of
-# the entry it reverses and the opposite amount, so these sums need no special case for it.
-# What the family owes: charges (unless waived) and refunds add, payments and cashed deposits subtract.
+# The sign each kind gives its amount in the ledger's three sums (a reversal, same kind and opposite
+# amount, needs no special case). Owed: charges (unless waived) and refunds add; payments and cashed
+# deposits subtract.
 OWED_UP = [*Kind.charges(), Kind.REFUND]
 OWED_DOWN = [Kind.PAYMENT, Kind.DEPOSIT_CASHED]
-# The deposits the ludothèque holds for the family.
-HELD_UP = [Kind.DEPOSIT_RECEIVED]
+HELD_UP = [Kind.DEPOSIT_RECEIVED]  # the deposits the ludothèque holds for the family
 HELD_DOWN = [Kind.DEPOSIT_RETURNED, Kind.DEPOSIT_CASHED]
-# Money through the till: what came in at the desk and what went out (a cashed deposit stays put).
+# Money through the till (a cashed deposit stays put).
 TILL_IN = [Kind.PAYMENT, Kind.DEPOSIT_RECEIVED]
 TILL_OUT = [Kind.REFUND, Kind.DEPOSIT_RETURNED]
 DEPOSIT_KINDS = [Kind.DEPOSIT_RECEIVED, Kind.DEPOSIT_RETURNED]
@@ -251,7 +248,7 @@ class Entry(AppendOnlyModel):
         "loans.Member", on_delete=models.PROTECT, related_name="ledger_entries", verbose_name=_("famille")
     )
     kind = models.CharField(_("nature"), max_length=20, choices=Kind)
-    # Positive, except in a reversal, which carries the opposite of the amount it reverses.
+    # Positive, except in a reversal (the opposite of the amount it reverses).
     amount = models.DecimalField(_("montant (€)"), **MONEY)
     method = models.CharField(_("mode de paiement"), max_length=20, choices=Method, blank=True)
     cheque_number = models.CharField(_("numéro du chèque"), max_length=40, blank=True)
@@ -500,5 +497,4 @@ class Membership(AppendOnlyModel):
         return f"{self.membership_type} ({self.start} – {self.end})"
 
 
-# The till's models live with its writes (ledger/till.py); imported here, they belong to the app.
-from .till import TillClosure, TillClosureReversal  # noqa: E402, F401
+from .till import TillClosure, TillClosureReversal  # noqa: E402, F401 - the till's models, with its writes

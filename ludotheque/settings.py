@@ -56,13 +56,10 @@ def env_list(name: str, default: list[str], environ=os.environ) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
-# Session settings of every PostgreSQL connection. The site's queries are short (a few milliseconds):
-# on a small server, starting parallel workers or JIT-compiling a query costs more than it saves and
-# makes response times erratic (measured in bench/README.md, "Search"). A search that counts and
-# facets only its first 1,001 games reads them in the table's order: with synchronized scans, each
-# sequential scan of a large table starts where the last one stopped, so the same search showed other
-# tags on every reload. A DATABASE_URL's own `?options=` come after these, so they win:
-# `?options=-c%20jit%3Don` turns JIT back on.
+# Session settings of every PostgreSQL connection. The site's queries are short: parallel workers and
+# JIT cost more than they save and make response times erratic. Without synchronized scans a search
+# that facets its first 1,001 games reads the same ones on every reload. A DATABASE_URL's own
+# `?options=` come after these and win (`?options=-c%20jit%3Don`).
 POSTGRES_SESSION_OPTIONS = "-c max_parallel_workers_per_gather=0 -c jit=off -c synchronize_seqscans=off"
 
 
@@ -279,8 +276,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    # A NUL byte or an over-long value in the address or a form: a 400 for every page and API, in the
-    # visitor's language (below LocaleMiddleware) on the site's page (below the user it shows).
+    # NUL bytes, over-long values: a 400 in the visitor's language (so below Locale and Auth).
     "ludotheque.badinput.BadInputMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
@@ -311,7 +307,7 @@ TEMPLATES = [
         },
     },
 ]
-# Form widgets render through TEMPLATES, so that templates/ can give the rules forms their own widgets.
+# Widgets render through TEMPLATES (the rules forms' own widgets), labels per ludotheque/forms.py.
 FORM_RENDERER = "ludotheque.forms.FormRenderer"
 
 DATABASES = {
@@ -382,22 +378,15 @@ if env_bool("SECURE_PROXY_SSL_HEADER", False):
     # Behind a reverse proxy that terminates TLS and sets X-Forwarded-Proto.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
-# Logins: three counts of failures within LOGIN_COOLOFF_MINUTES, each locking what it counts
-# (ludotheque.login.LoginFailures): LOGIN_FAILURE_LIMIT failures on one account from one address lock
-# that account there (a family's typos lock itself, never the desk behind the same address);
-# LOGIN_WIDE_FACTOR times as many lock the account from everywhere (one account tried from many
-# addresses) or the address for every account (many accounts tried from one address). A success clears
-# that account's count at that address. Attempts are kept in the database, so every gunicorn worker
-# sees them; the desk lifts a lockout (/comptoir/connexions-bloquees/), `manage.py axes_reset` all.
+# Logins: three counts of failures, each locking what it counts (ludotheque.login.LoginFailures).
+# Attempts live in the database (every worker sees them); the desk lifts a lockout, axes_reset all.
 AXES_HANDLER = "ludotheque.login.LoginFailures"
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10)
 LOGIN_WIDE_FACTOR = env_int("LOGIN_WIDE_FACTOR", 5)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15))
-# The order matters: LoginFailures reads the three counts in it.
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "username", "ip_address"]  # LoginFailures' order
 AXES_RESET_ON_SUCCESS = True
-# A locked-out login's further failures are not counted: one family at its limit adds no more to the
-# address's count (and the desk's) however long it keeps typing.
+# A family at its limit adds no more to its address's count however long it keeps typing.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_LOCKOUT_CALLABLE = "ludotheque.login.locked_out"
 AXES_CLIENT_IP_CALLABLE = "ludotheque.api.client_ip"
@@ -414,8 +403,7 @@ API_THROTTLE_RATES = {
     "user": env_rate("API_THROTTLE_USER", "1200/minute"),
     "rules": env_rate("API_THROTTLE_RULES", "300/minute"),
 }
-# Password reset requests (loans/passwords.py), per client address and per login typed, in the cache
-# like the API's: each asks for an e-mail, so a few an hour is all a family needs.
+# Password reset requests (loans/passwords.py), per client address and per login typed.
 PASSWORD_RESET_RATES = {
     "address": env_rate("PASSWORD_RESET_PER_ADDRESS", "20/hour"),
     "login": env_rate("PASSWORD_RESET_PER_LOGIN", "3/hour"),
