@@ -103,6 +103,18 @@ def rank(
             points=unit(best_total),
         )
     ]
+    leading, decided_by = _break_tie(leading, tie_breakers, parts)
+    if len(leading) > 1:
+        parts.append(
+            text(_("%(names)s se partagent la victoire."), names=NameList([p.name for p in leading]))
+        )
+    return Ranking(ranks, [player.name for player in leading], decided_by, Sentences(parts))
+
+
+def _break_tie(
+    leading: list[ScoredPlayer], tie_breakers: Sequence[Criterion], parts: list[Any]
+) -> tuple[list[ScoredPlayer], str | None]:
+    """Narrow the players tied on the total with each tie-breaker in turn, saying each step in `parts`."""
     decided_by = None
     for criterion in tie_breakers:
         values = {player.name: criterion.key(player) for player in leading}
@@ -142,11 +154,7 @@ def rank(
         leading = ahead
         if len(leading) == 1:
             break
-    if len(leading) > 1:
-        parts.append(
-            text(_("%(names)s se partagent la victoire."), names=NameList([p.name for p in leading]))
-        )
-    return Ranking(ranks, [player.name for player in leading], decided_by, Sentences(parts))
+    return leading, decided_by
 
 
 def tie_break_rule(tie_breakers: Sequence[Criterion], *, highest_total_wins: bool = True) -> Text:
