@@ -64,3 +64,13 @@ class LoginView(auth_views.LoginView):
         if hasattr(user, "member"):
             return resolve_url("loans:account")
         return super().get_default_redirect_url()
+
+
+class LogoutView(auth_views.LogoutView):
+    """Django's logout view; its answer asks the browser to delete what this site keeps in it: the
+    ludobus desk's families and actions (IndexedDB), its service worker and its cache."""
+
+    def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        response = super().post(request, *args, **kwargs)
+        response["Clear-Site-Data"] = '"cache", "storage"'
+        return response

@@ -259,6 +259,7 @@ INSTALLED_APPS = [
     "onsite",
     "privacy",
     "once",
+    "ludobus",
 ]
 
 MIDDLEWARE = [

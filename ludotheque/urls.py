@@ -13,7 +13,7 @@ from catalogue import views as catalogue_views
 from ledger import api as ledger_api
 from loans import api as loans_api
 from loans.passwords import PasswordResetView
-from ludotheque.login import LoginView
+from ludotheque.login import LoginView, LogoutView
 from rules import api as rules_api
 from rules import board_api as rules_board_api
 
@@ -44,7 +44,7 @@ urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("connexion/", LoginView.as_view(), name="login"),
-    path("deconnexion/", auth_views.LogoutView.as_view(), name="logout"),
+    path("deconnexion/", LogoutView.as_view(), name="logout"),
     # Password reset by e-mail (also the link of a family's invitation, loans/accounts.py).
     path("mot-de-passe/", PasswordResetView.as_view(), name="password_reset"),
     path("mot-de-passe/envoye/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
@@ -65,6 +65,7 @@ urlpatterns = [
     path("", include("inventory.urls")),
     path("", include("onsite.urls")),
     path("", include("privacy.urls")),
+    path("", include("ludobus.urls")),
     # Uploaded documents, served by runserver in DEBUG only (static() is empty otherwise).
     *static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT),
 ]

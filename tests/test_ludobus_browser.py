@@ -1,0 +1,143 @@
+"""The ludobus desk in a real browser with the network cut (the browser's offline mode): a tour of
+lends, returns and a visit recorded on the device, then the network back: every action lands once,
+what no longer holds is a conflict, and the server ends as the same actions would have left it online."""
+
+import datetime
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from catalogue.models import Copy, Location
+from loans import services
+from loans.models import Loan, MissingPiece
+from ludobus.models import OfflineAction
+from onsite.models import Visit
+from tests.loan_helpers import make_copy, make_game, make_member, make_membership_type
+
+
+def tour_scan(page, code: str) -> None:
+    page.fill("#tour-code", code)
+    page.press("#tour-code", "Enter")
+
+
+def on_board(game, barcode: str, site: Location) -> Copy:
+    copy = make_copy(game, barcode)
+    copy.location = site
+    copy.save()
+    return copy
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_tour_with_the_network_cut_lands_once_with_its_conflicts(page, live_server, staff_user):
+    ludobus = Location.objects.create(name="Ludobus")
+    catane = make_game("Les colons de Catane", pieces=[(19, "hexagones Terrains"), (95, "cartes")])
+    quarto = make_game("Quarto", pieces=[(16, "pièces")])
+    biblios = make_game("Biblios", pieces=[(5, "dés")])
+    on_board(catane, "90461", ludobus)
+    on_board(quarto, "90468", ludobus)
+    quarto_two = on_board(quarto, "90408", ludobus)
+    biblios_copy = on_board(biblios, "90901", ludobus)
+    at_main_site = make_copy(make_game("Dixit"), "80001")
+    two_games = make_membership_type(loan_quota=2)
+    alex = make_member("M0001", "Alex Tartempion", membership_type=two_games)
+    sam = make_member("M0002", "Sam Bidule", membership_type=two_games)
+    lou = make_member("M0003", "Lou Machin", membership_type=two_games)
+    # Lent from the ludobus at its last stop: Sam and Lou bring them back on this tour.
+    sam_loan = services.loan_create(copy=biblios_copy, member=sam, staff=staff_user)
+    lou_loan = services.loan_create(copy=quarto_two, member=lou, staff=staff_user)
+
+    # Before leaving, online: log in, open the ludobus desk, prepare the tour.
+    page.goto(live_server.url + "/comptoir/tournee/")
+    page.fill("#id_username", staff_user.username)
+    page.fill("#id_password", staff_user.raw_password)
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    page.wait_for_selector("body[data-tour-ready='1']")
+    page.select_option("#tour-site", label="Ludobus")
+    page.click("#tour-prepare button")
+    expect(page.locator("#tour-age")).to_contain_text("Ludobus")
+    assert "Familles : 3 ; jeux à bord : 4" in page.inner_text("#tour-age")
+
+    # On the road: no network.
+    page.context.set_offline(True)
+    expect(page.locator("#tour-network")).to_contain_text("Hors ligne")
+
+    # Meanwhile at the main site: Alex borrows a game, Lou's game comes back there, Sam's membership ends.
+    services.loan_create(copy=at_main_site, member=alex, staff=staff_user)
+    services.loan_return(loan=lou_loan, staff=staff_user)
+    sam.membership_expiry = timezone.localdate() - datetime.timedelta(days=1)
+    sam.save()
+
+    tour_scan(page, "M0001")
+    assert "Alex Tartempion (carte M0001). Jeux encore permis : 2." in page.inner_text("#tour-family")
+    tour_scan(page, "90461")
+    assert "« Les colons de Catane » (90461) prêté à Alex Tartempion." in page.inner_text("#tour-message")
+    tour_scan(page, "90468")
+    assert "Jeux encore permis : 0." in page.inner_text("#tour-family")
+    tour_scan(page, "90408")  # Lou's Quarto, as the tour knew it: on loan, so its return opens
+    page.click("#tour-return >> text=Tout est complet")
+    tour_scan(page, "90901")  # Sam's Biblios comes back with a die missing
+    page.fill("#tour-pieces input", "1")
+    page.click("text=Confirmer le retour")
+    assert "pièces manquantes notées" in page.inner_text("#tour-message")
+    tour_scan(page, "90461")  # Alex brings Catane back before leaving the stop
+    page.click("#tour-return >> text=Tout est complet")
+    tour_scan(page, "M0002")
+    tour_scan(page, "90461")
+    page.fill("#tour-children", "2")
+    page.fill("#tour-adults", "1")
+    page.click("text=Compter la visite")
+    assert "Visite comptée : Sam Bidule (enfants : 2, adultes : 1)." in page.inner_text("#tour-message")
+
+    journal = page.locator("#tour-journal li")
+    assert journal.count() == 7
+    assert page.locator("#tour-journal .offline-mark").count() == 7
+    assert "hors ligne — à envoyer" in journal.first.inner_text()
+    assert not OfflineAction.objects.exists()  # nothing reached the server
+
+    # Back in range: the actions go, in order, once.
+    page.context.set_offline(False)
+    expect(page.locator("#tour-sync")).to_contain_text("Actions envoyées : 7", timeout=20000)
+    assert "Conflits à régler : 3." in page.inner_text("#tour-sync")
+    assert page.locator("#tour-journal .offline-mark").count() == 0
+    page.click("#tour-send")  # sent again by hand: nothing left to send
+    page.reload()
+    page.wait_for_selector("body[data-tour-ready='1']")
+    assert page.locator("#tour-journal li.tour-conflict").count() == 3
+
+    actions = list(OfflineAction.objects.order_by("sequence"))
+    assert [(action.kind, action.status, action.reason_code) for action in actions] == [
+        ("lend", "applied", ""),
+        ("lend", "conflict", "quota_reached"),  # Alex's second game: the main site's loan counts
+        ("return", "conflict", "not_on_loan"),  # Lou's game was returned at the main site
+        ("return", "applied", ""),
+        ("return", "applied", ""),
+        ("lend", "conflict", "membership_expired"),  # Sam's membership ended meanwhile
+        ("visit", "applied", ""),
+    ]
+    # The server's state: what the applied actions would have written at the live desk.
+    loans = [
+        (loan.copy.barcode, loan.member.card_barcode, loan.is_open, loan.return_check)
+        for loan in Loan.objects.select_related("copy", "member").order_by("copy__barcode", "pk")
+    ]
+    assert loans == [
+        ("80001", "M0001", True, ""),
+        ("90408", "M0003", False, "complete"),
+        ("90461", "M0001", False, "complete"),
+        ("90901", "M0002", False, "incomplete"),
+    ]
+    assert (
+        MissingPiece.objects.get().quantity == 1 and Loan.objects.get(pk=sam_loan.pk).missing_pieces.exists()
+    )
+    assert [(visit.member, visit.children, visit.adults) for visit in Visit.objects.all()] == [(sam, 2, 1)]
+
+    # The conflicts, for staff to settle.
+    with page.expect_navigation():
+        page.click("a:has-text('Conflits à régler')")
+    conflicts = page.locator("li.conflict")
+    assert conflicts.count() == 3
+    assert "c'est le maximum" in conflicts.nth(0).inner_text()
+    assert "déjà clôturé" in conflicts.nth(1).inner_text()
+    assert "a expiré" in conflicts.nth(2).inner_text()
