@@ -84,7 +84,9 @@ def tour_sync(request: HttpRequest) -> JsonResponse:
     """Replay the offline desk's actions in their order, each once; answer each one's outcome."""
     try:
         body = json.loads(request.body)
-    except ValueError:
+        # A lone surrogate (\ud800) decodes, but no database text can hold it.
+        json.dumps(body, ensure_ascii=False).encode()
+    except (ValueError, RecursionError):
         return _bad_request({"actions": [_("Le contenu envoyé n'est pas du JSON.")]})
     actions = body.get("actions") if isinstance(body, dict) else None
     if not isinstance(actions, list) or not 1 <= len(actions) <= MAX_ACTIONS:

@@ -231,7 +231,10 @@ def test_bad_actions_are_refused_with_a_message_per_field_and_nothing_is_replaye
     assert set(errors["1"]) == {"id", "card", "barcode", "__all__"}
     assert not OfflineAction.objects.exists()
     assert sync(client, []).status_code == 400
-    assert client.post(SYNC, "{", content_type="application/json").status_code == 400
+    for body in ("{", '{"actions": [{"card": "\\ud800"}]}', "[" * 100_000):
+        assert client.post(SYNC, body, content_type="application/json").status_code == 400
+    nul = desk.action("lend", card="M\x000001", barcode="90461")
+    assert sync(client, [nul]).json()["errors"]["0"]["card"] == ["Le caractère nul n’est pas autorisé."]
 
 
 def test_only_staff_may_send_or_download_a_tour(client, world, outsider):
