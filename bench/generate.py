@@ -89,7 +89,7 @@ TITLE_TAILS = (
     "des Ombres;du Soleil;des Océans;de Babylone;de Carcassonne;de Catane;de Troie;d'Avalon;du Tigre;"
     "des Ténèbres;des Lutins;des Abysses;de Feu;de Glace;des Vents;du Temps;des Rêves;des Saveurs;"
     "sous la Mer;dans les Nuages;au Far West;en Égypte;au Japon;en Amazonie;sur Mars;des Bois;"
-    "des Cinq Anneaux;des Mille Lacs;de Jade;des Tempêtes;du Chaos;de l'Aube;du Crépuscule"
+    "des Cinq Anneaux;des Mille Lacs;de Jade;des Tempêtes;du Chaos;de l'Aube;du Crépuscule;de l'Été"
 ).split(";")
 TITLE_EXTRAS = [
     "",
@@ -215,6 +215,7 @@ MECHANICS = [
     "Chaque carte jouée déclenche un effet en chaîne à anticiper.",
     "Les joueurs explorent une carte cachée qui se révèle tuile après tuile.",
     "Un jeu d'ambiance où les fous rires sont garantis.",
+    "Il faut servir le thé à ses invités sans renverser une goutte.",
 ]
 PIECES = [
     "plateau de jeu",

@@ -35,6 +35,8 @@ import machine
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_KINDS = ["ages+durée", "texte", "texte+filtres", "facettes"]
+# Words whose unaccented forms are French stop words or look like them: each must find games.
+ACCENTED = ["dés", "jeu de dés", "été", "thé"]
 WORDS = [
     "chateau",
     "dragons",
@@ -78,6 +80,9 @@ WORDS = [
     "enchères",
     "adresse",
     "dés",
+    "jeu de dés",
+    "été",
+    "thé",
     "mime",
     "enquête",
     "tresor pirates",
@@ -243,6 +248,11 @@ def main() -> None:
             barcodes += [
                 copy["barcode"] for copy in json.loads(get(connection, f"/api/games/{slug}/")[1])["copies"]
             ]
+        found = {
+            word: json.loads(get(connection, "/api/games/?" + urlencode({"q": word}))[1])["count"]
+            for word in ACCENTED
+        }
+        assert all(found.values()), f"a word found no game: {found}"
         rng = random.Random(args.seed)
         kinds = args.kinds.split(",") if args.kinds else None
         for kind, path in make_requests(rng, args.warmup, slugs, barcodes):
@@ -272,6 +282,7 @@ def main() -> None:
                 results.setdefault(kind, []).append((answer["count"], not answer.get("count_exact", True)))
         print(f"{total} games at {args.url}, {args.requests} requests per kind, one at a time")
         print(machine_line)
+        print("found: " + ", ".join(f"« {word} » {count}" for word, count in found.items()))
         print(
             f"{'kind':<16} {'p50':>7} {'p95':>7} {'p99':>7} {'max':>7}  {'sql p50':>7} {'× sql':>5}  median results"
         )
