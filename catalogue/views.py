@@ -7,7 +7,7 @@ from urllib.parse import urlencode
 from django.core.exceptions import EmptyResultSet
 from django.core.paginator import Paginator
 from django.db import OperationalError, connections
-from django.db.models import QuerySet
+from django.db.models import BooleanField, Case, QuerySet, Value, When
 from django.db.models.expressions import RawSQL
 from django.db.models.lookups import IsNull
 from django.http import Http404, HttpRequest, HttpResponse
@@ -26,7 +26,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from ludotheque.access import staff_required
-from ludotheque.precompiled import UNUSED_ID, Precompiled
+from ludotheque.prepared import UNUSED_ID, PreparedRead
 from ludotheque.timeouts import statement_timed_out
 
 from . import esar, registry
@@ -76,9 +76,9 @@ def _ids(games: QuerySet, *columns: str) -> QuerySet:
 
 # A result page's games, read with what a result shows (`result_list()`) from the page's ids, found
 # first: the query reads them, in order, from `page` (PAGE_IDS, written before it). Compiled once per
-# connection and prepared once per session (ludotheque/precompiled.py): the six correlated subqueries
-# of a result cost ~2 ms (API) to ~3 ms (the page /jeux/) of Python to compile and ~2.5 ms to plan,
-# five times their SQL's time; a round trip for the ids costs ~0.1 ms. Each result says whether it
+# connection and prepared once per session (ludotheque/prepared.py): compiling and planning the six
+# correlated subqueries of a result costs several times their SQL's time, a round trip for the ids
+# little. Each result says whether it
 # fits the oldest at the table (`fits_everyone`, NULL when no ages were given: the page /jeux/ flags
 # the others); the placeholders are ids no row has and an age no search accepts.
 PAGE_IDS = "WITH page AS (SELECT id, n FROM unnest(%s::bigint[]) WITH ORDINALITY AS ids (id, n)) "
@@ -90,11 +90,20 @@ def _in_page(games: QuerySet) -> QuerySet:
     return games.filter(pk__in=RawSQL("SELECT page.id FROM page", ())).annotate(page_position=position)
 
 
-def _page_rows(*, api: bool) -> Precompiled:
-    def build(ids: list[int], oldest: int) -> QuerySet:  # the ids go to PAGE_IDS
+def _page_rows(*, api: bool) -> PreparedRead:
+    def build(ids: list[int], oldest: int | None) -> QuerySet:  # the ids go to PAGE_IDS
         return _in_page(result_list(api=api).fitting_ages([oldest])).order_by("page_position")
 
-    return Precompiled(build, [UNUSED_ID], 32_123, prefix=(PAGE_IDS, [[UNUSED_ID]]))
+    def plain(ids: list[int], oldest: int | None) -> QuerySet:
+        games = result_list(api=api).filter(pk__in=ids)
+        if oldest is None:  # as the prepared SQL gives it: NULL
+            games = games.annotate(fits_everyone=Value(None, output_field=BooleanField()))
+        else:
+            games = games.fitting_ages([oldest])
+        return games.order_by(Case(*(When(pk=pk, then=n) for n, pk in enumerate(ids))))
+
+    label = f"result rows ({'API' if api else '/jeux/'})"
+    return PreparedRead(label, build, [UNUSED_ID], 32_123, prefix=(PAGE_IDS, [[UNUSED_ID]]), plain=plain)
 
 
 def _sql(queryset: QuerySet) -> tuple[str, list]:
@@ -341,8 +350,6 @@ class GamePaginator(Paginator):
         """The games `ids` names, with what a result shows, in that order."""
         if not ids:
             return []
-        if connections[self.object_list.db].vendor != "postgresql":  # SQLite, a newcomer's first run
-            return list(self.object_list.filter(pk__in=ids))  # same order: a page of that order
         return list(self.rows.queryset(ids, getattr(self.object_list, "oldest_age", None)))
 
 
@@ -668,7 +675,7 @@ def _results(request: HttpRequest, filterset: GameFilter, context: dict) -> Http
 
 
 # A game's notice by its slug, then its copies: compiled to SQL once per connection, not per request
-# (ludotheque/precompiled.py; ~2.5 ms of Python for the two). The placeholders are values no request
+# (ludotheque/prepared.py). The placeholders are values no request
 # sends: an invalid slug, an id no row has.
 def _notice(slug: str, *, page: bool) -> QuerySet:
     games = Game.objects.for_notice()
@@ -676,9 +683,12 @@ def _notice(slug: str, *, page: bool) -> QuerySet:
 
 
 _NOTICES = {
-    page: Precompiled(functools.partial(_notice, page=page), "precompiled slug") for page in (False, True)
+    page: PreparedRead(
+        f"notice{' (game page)' if page else ''}", functools.partial(_notice, page=page), "prepared slug"
+    )
+    for page in (False, True)
 }
-_NOTICE_COPIES = Precompiled(lambda game: notice_copies().filter(game_id=game), UNUSED_ID)
+_NOTICE_COPIES = PreparedRead("notice copies", lambda game: notice_copies().filter(game_id=game), UNUSED_ID)
 
 
 def notice_of(slug: str, *, page: bool = False) -> Game:
@@ -804,9 +814,9 @@ class CopyViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     # No NUL byte: PostgreSQL text cannot hold one (the query would fail), and no barcode has one.
     lookup_value_regex = "[^/\\x00]+"
     filter_backends = []
-    # Compiled once per connection (ludotheque/precompiled.py): ~1.5 ms of Python less per lookup.
-    by_barcode = Precompiled(
-        lambda barcode: CopyViewSet.queryset.filter(barcode=barcode), "precompiled barcode"
+    # Prepared once per connection (ludotheque/prepared.py): compiling it cost more than its SQL.
+    by_barcode = PreparedRead(
+        "copy by barcode", lambda barcode: CopyViewSet.queryset.filter(barcode=barcode), "prepared barcode"
     )
 
     def get_object(self):

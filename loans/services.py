@@ -37,7 +37,7 @@ from catalogue.models import Component, Copy, Game
 from catalogue.registry import elsewhere_label
 from ledger import services as ledger
 from ledger.models import Entry, Kind
-from ludotheque.precompiled import UNUSED_ID, Precompiled
+from ludotheque.prepared import UNUSED_ID, PreparedRead
 from opening.schedule import next_opening_day, weekday_date
 from rules.pieces import summary as playability_summary
 
@@ -76,17 +76,20 @@ def due_date(*, copy: Copy, start: datetime.date, days: int) -> datetime.date:
     return next_opening_day(copy.location_id, start + datetime.timedelta(days=days))
 
 
-# The desk's locking reads, compiled to SQL once per connection (ludotheque/precompiled.py): ~1 ms of
-# Python each per checkout or return.
-_LOCKED_MEMBER = Precompiled(
+# The desk's locking reads, prepared once per connection (ludotheque/prepared.py): each saves more
+# of a checkout's or a return's Python than its SQL takes (bench/prepared.py).
+_LOCKED_MEMBER = PreparedRead(
+    "locked member",
     lambda pk: Member.objects.select_for_update(of=("self",)).select_related("membership_type").filter(pk=pk),
     UNUSED_ID,
 )
-_LOCKED_COPY_AND_GAME = Precompiled(
+_LOCKED_COPY_AND_GAME = PreparedRead(
+    "locked copy and game",
     lambda pk: Copy.objects.select_related("game").select_for_update(of=("game", "self")).filter(pk=pk),
     UNUSED_ID,
 )
-_LOCKED_LOAN = Precompiled(
+_LOCKED_LOAN = PreparedRead(
+    "locked loan",
     lambda pk: (
         Loan.objects.select_for_update(of=("self",)).select_related("member__membership_type").filter(pk=pk)
     ),
@@ -96,12 +99,14 @@ _LOCKED_LOAN = Precompiled(
 # The other reads of a checkout and a return whose SQL is the same each time, compiled the same way.
 # A statement with several ids takes a placeholder for each (each must be a parameter of its own).
 _ID_1, _ID_2, _ID_3, _ID_4 = (UNUSED_ID - n for n in range(4))
-_WHEREABOUTS = Precompiled(
+_WHEREABOUTS = PreparedRead(
+    "whereabouts",
     # Which registration keeps the copy away (an index; its label is read in the reader's language).
     lambda pk: Copy.objects.filter(pk=pk).with_whereabouts().order_by().values_list("whereabouts", flat=True),
     UNUSED_ID,
 )
-_OPEN_LOANS = Precompiled(
+_OPEN_LOANS = PreparedRead(
+    "open loans",
     # The copy's open loan, if any, and the family's open loans, in one statement: grouped by
     # `returned_at`, NULL for every open loan, so one row (none when neither has an open loan).
     lambda copy, member, of_copy, of_member: (
@@ -119,7 +124,8 @@ _OPEN_LOANS = Precompiled(
     _ID_3,
     _ID_4,
 )
-_CHECKOUT_HOLDS = Precompiled(
+_CHECKOUT_HOLDS = PreparedRead(
+    "checkout holds",
     # The family's own hold on the copy's game (honoured by the loan), and a hold keeping the copy aside.
     lambda game, member, copy: (
         Hold.objects.active()
@@ -131,7 +137,8 @@ _CHECKOUT_HOLDS = Precompiled(
     _ID_2,
     _ID_3,
 )
-_NEXT_WAITING_HOLD = Precompiled(
+_NEXT_WAITING_HOLD = PreparedRead(
+    "next waiting hold",
     # The first family waiting for a game whose row is locked, locked in turn (the copy is set aside for it).
     lambda game: (
         Hold.objects.waiting()
@@ -142,7 +149,8 @@ _NEXT_WAITING_HOLD = Precompiled(
     ),
     UNUSED_ID,
 )
-_LATE_LOANS = Precompiled(
+_LATE_LOANS = PreparedRead(
+    "late loans",
     lambda member, day: (
         Loan.objects.overdue(day)
         .filter(member_id=member)
@@ -152,21 +160,11 @@ _LATE_LOANS = Precompiled(
     UNUSED_ID,
     datetime.date(1, 1, 1),
 )
-_BALANCE = Precompiled(
+_BALANCE = PreparedRead(
+    "balance",
     # What the family owes: the sum of its ledger entries, as Entry.objects.filter(member=…).balance().
     lambda member: (
         Member.objects.filter(pk=member).with_balance().order_by().values_list("balance", flat=True)
-    ),
-    UNUSED_ID,
-)
-_COMPONENTS = Precompiled(lambda game: Component.objects.filter(game_id=game), UNUSED_ID)
-_LOCKED_MISSING_PIECES = Precompiled(
-    # Locked in id order: the default ordering (by game title) would join the copy and its game.
-    lambda copy: (
-        MissingPiece.objects.still_missing()
-        .filter(copy_id=copy)
-        .order_by("pk")
-        .select_for_update(of=("self",))
     ),
     UNUSED_ID,
 )
@@ -505,8 +503,14 @@ def pieces_check_record(
 ) -> PiecesCheck:
     """Record the pieces check of a locked copy coming back (from a loan, or from a table: no loan)."""
     game = copy.game
-    components = {component.pk: component for component in _COMPONENTS.queryset(game.pk)}
-    missing_now = _LOCKED_MISSING_PIECES.queryset(copy.pk)
+    components = {component.pk: component for component in Component.objects.filter(game_id=game.pk)}
+    # Locked in id order: the default ordering (by game title) would join the copy and its game.
+    missing_now = (
+        MissingPiece.objects.still_missing()
+        .filter(copy_id=copy.pk)
+        .order_by("pk")
+        .select_for_update(of=("self",))
+    )
     known = {piece.pk: piece for piece in missing_now}
     recovered_ids = set()
     for piece in recovered:

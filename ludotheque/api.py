@@ -10,11 +10,8 @@ import json
 from django.conf import settings
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
-from rest_framework import authentication, parsers, throttling
-from rest_framework.authtoken.models import Token
+from rest_framework import parsers, throttling
 from rest_framework.exceptions import ParseError
-
-from .precompiled import Precompiled
 
 TOO_DEEP = _("Le corps de la requête est imbriqué trop profondément.")
 LONE_SURROGATE = _(
@@ -55,20 +52,6 @@ def client_ip(request: HttpRequest) -> str:
         return remote
     addresses = [address.strip() for address in forwarded.split(",")]
     return addresses[-min(settings.PROXY_COUNT, len(addresses))] or remote
-
-
-class TokenAuthentication(authentication.TokenAuthentication):
-    """DRF's token authentication, the token and its user read by SQL compiled once per connection
-    (ludotheque/precompiled.py): ~0.4 ms of Python less on every call of a desk client. An unknown
-    token or an inactive account is left to DRF, which refuses it in its own words."""
-
-    by_key = Precompiled(lambda key: Token.objects.select_related("user").filter(key=key), "precompiled key")
-
-    def authenticate_credentials(self, key: str):
-        tokens = list(self.by_key.queryset(key))
-        if len(tokens) != 1 or not tokens[0].user.is_active:
-            return super().authenticate_credentials(key)
-        return (tokens[0].user, tokens[0])
 
 
 class _RatesFromSettings:

@@ -317,6 +317,8 @@ DATABASES = {
         statement_timeout=os.environ.get("DATABASE_STATEMENT_TIMEOUT", ""),
     )
 }
+# The busiest reads prepared once per session (ludotheque/prepared.py); off behind a transaction-mode pooler.
+PREPARED_READS = env_bool("PREPARED_READS", True)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -372,15 +374,14 @@ CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
-# How many reverse proxies stand in front of the site, each appending to X-Forwarded-For: the
-# client's address (throttles, login lockouts) is then read from there (ludotheque.api.client_ip).
+# Reverse proxies in front, each appending to X-Forwarded-For, read for the client (api.client_ip).
 PROXY_COUNT = env_int("PROXY_COUNT", 0)
 if env_bool("SECURE_PROXY_SSL_HEADER", False):
     # Behind a reverse proxy that terminates TLS and sets X-Forwarded-Proto.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
-# Logins: three counts of failures, each locking what it counts (ludotheque.login.LoginFailures).
-# Attempts live in the database (every worker sees them); the desk lifts a lockout, axes_reset all.
+# Logins: three counts of failures, each locking what it counts (ludotheque.login.LoginFailures), kept
+# in the database (every worker sees them); the desk lifts a lockout, axes_reset all.
 AXES_HANDLER = "ludotheque.login.LoginFailures"
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10)
 LOGIN_WIDE_FACTOR = env_int("LOGIN_WIDE_FACTOR", 5)
@@ -421,7 +422,6 @@ HISTORY_RETENTION_MONTHS = env_int("HISTORY_RETENTION_MONTHS", 24)
 PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_DAYS", 7) * 24 * 3600
 # The site's public address, for the links in e-mails and calendar feeds (no request to read it from).
 SITE_URL = env_url("SITE_URL", "http://127.0.0.1:8000")
-
 # Work outside web requests (sending the notices' e-mails): django.tasks, TASKS_BACKEND=immediate|database.
 TASKS = {"default": {"BACKEND": env_choice("TASKS_BACKEND", "immediate", TASK_BACKENDS)}}
 
@@ -433,7 +433,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "ludotheque.api.TokenAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_THROTTLE_CLASSES": ["ludotheque.api.AnonThrottle", "ludotheque.api.UserThrottle"],

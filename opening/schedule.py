@@ -20,7 +20,7 @@ from django.db.models import Q, QuerySet
 from django.utils import formats
 
 from catalogue.models import Copy, Location
-from ludotheque.precompiled import UNUSED_ID, Precompiled
+from ludotheque.prepared import UNUSED_ID, PreparedRead
 
 from .models import Closure, OpeningHours
 
@@ -178,8 +178,9 @@ def _holding(game: int) -> QuerySet:
     return Copy.objects.filter(game_id=game).values("location_id")
 
 
-_GAME_SITES = Precompiled(_sites_holding, UNUSED_ID)
-_GAME_HOURS = Precompiled(
+_GAME_SITES = PreparedRead("game sites", _sites_holding, UNUSED_ID)
+_GAME_HOURS = PreparedRead(
+    "game hours",
     lambda game: (
         OpeningHours.objects.filter(location_id__in=_holding(game))
         .order_by("location_id", "weekday", "opens_at")
@@ -187,7 +188,8 @@ _GAME_HOURS = Precompiled(
     ),
     UNUSED_ID,
 )
-_GAME_CLOSURES = Precompiled(
+_GAME_CLOSURES = PreparedRead(
+    "game closures",
     lambda game, day: (
         Closure.objects.filter(
             Q(location_id__in=_holding(game)) | Q(location__isnull=True), last_day__gte=day
@@ -218,34 +220,18 @@ def game_site_calendars(
     return sites, calendars
 
 
-# One site's hours and closures, the statements of every due date at the desk: compiled to SQL once per
-# connection (ludotheque/precompiled.py), the same as site_calendars() asks for a single site.
-_SITE_HOURS = Precompiled(
-    lambda site: (
-        OpeningHours.objects.filter(location_id=site)
-        .order_by("weekday", "opens_at")
-        .values_list("weekday", "opens_at", "closes_at")
-    ),
-    UNUSED_ID,
-)
-_SITE_CLOSURES = Precompiled(
-    lambda site, day: (
-        Closure.objects.filter(Q(location_id=site) | Q(location__isnull=True), last_day__gte=day)
-        .order_by("first_day")
-        .values_list("first_day", "last_day", "reason")
-    ),
-    UNUSED_ID,
-    datetime.date(1, 1, 1),
-)
-
-
 def site_calendar(site: Location | int, *, from_day: datetime.date) -> SiteCalendar:
     """One site's calendar, with its closures from `from_day` on (one query, two with hours)."""
     calendar = SiteCalendar(_location_id(site))
-    for weekday, opens_at, closes_at in _SITE_HOURS.queryset(calendar.location_id):
+    site = calendar.location_id
+    hours = OpeningHours.objects.filter(location_id=site).order_by("weekday", "opens_at")
+    for weekday, opens_at, closes_at in hours.values_list("weekday", "opens_at", "closes_at"):
         calendar.hours.setdefault(weekday, []).append((opens_at, closes_at))
     if calendar.has_hours:
-        calendar.closures = sorted(_SITE_CLOSURES.queryset(calendar.location_id, from_day))
+        closures = Closure.objects.filter(
+            Q(location_id=site) | Q(location__isnull=True), last_day__gte=from_day
+        )
+        calendar.closures = sorted(closures.values_list("first_day", "last_day", "reason"))
     return calendar
 
 

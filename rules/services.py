@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 
 from catalogue.models import Game
-from ludotheque.precompiled import UNUSED_ID, Precompiled
+from ludotheque.prepared import UNUSED_ID, PreparedRead
 
 from .declared.sheets import DeclaredRules, all_declared_rules, declared_page
 from .default_sheet import DefaultRules
@@ -77,10 +77,10 @@ def error_messages(invalid: InvalidInput) -> dict[str, list[str]]:
 # --- what the catalogue's notice links to (registered in apps.py) --------------------------------------
 
 
-# The slug of a game's rules page, compiled to SQL once per connection (ludotheque/precompiled.py).
-# The slug of a game's rules page and whether it has a declared setup, compiled to SQL once per
-# connection (ludotheque/precompiled.py).
-_RULES_SLUG = Precompiled(
+# The slug of a game's rules page and whether it has a declared setup, for every notice: prepared once
+# per connection (ludotheque/prepared.py).
+_RULES_SLUG = PreparedRead(
+    "rules slug",
     lambda game: RulePage.objects.filter(game_id=game).values_list(
         "slug", Exists(DeclaredSetup.objects.filter(page=OuterRef("pk")))
     )[:1],

@@ -105,7 +105,7 @@ def test_a_search_cut_off_says_to_narrow_it_and_keeps_the_form(client, catalogue
 
 @pytest.mark.postgresql
 def test_any_other_page_cut_off_gets_a_503_in_the_family_language(client, catalogue):
-    # A new session: the notice's statement is prepared there first (ludotheque/precompiled.py), and
+    # A new session: the notice's statement is prepared there first (ludotheque/prepared.py), and
     # that too is cut off.
     connection.close()
     with games_locked_and_timeout(300):

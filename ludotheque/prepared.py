@@ -1,40 +1,42 @@
-"""Querysets whose SQL Django compiles once per database connection, then runs with other values.
+"""Prepared reads: querysets whose SQL Django compiles once per database connection and PostgreSQL
+prepares once per session, then runs with other values. The one place the site does this.
 
-Compiling a queryset to SQL is pure Python, and for the catalogue's busiest reads it costs more than
-PostgreSQL takes to answer them: a game's notice (six JSON lists and the copies' availability, ~2.5 ms
-of compiling for ~3 ms of SQL), a copy by its barcode, the rows of a result page (six correlated
-subqueries per game), the desk's reads, the API's token. Their SQL is the same for every request;
-only a value or two change. What the SQL holds is fixed at the first use: a value that changes (a
-date, a label in the reader's language) must be a placeholder, or the queryset is not for this.
+Compiling a queryset to SQL is pure Python, and for a few of the busiest reads it costs more than
+PostgreSQL takes to answer them: a game's notice (six JSON lists and its copies' availability), a
+result page's rows (six correlated subqueries per game), a copy by its barcode. Their SQL is the same
+for every request; only a value or two change. `bench/prepared.py` measures what each one saves
+against its plain queryset; the reads that saved little are plain querysets at their call sites.
 
-`Precompiled(build, *placeholders)` calls `build(*placeholders)` once per connection, compiles the
+`PreparedRead(build, *placeholders)` calls `build(*placeholders)` once per connection, compiles the
 queryset it returns, and finds each placeholder among the SQL's parameters. `.queryset(*values)` then
 gives a copy of that queryset which runs the same SQL with `values` in their place: Django's own
-iterables turn its rows into the same objects (select_related, converters, annotations, and custom
-iterables such as the notice's). Such a copy runs as it is: a filter, an order or a slice added to it
-would not reach the compiled SQL, so it refuses them (TypeError); and, as Django does, a lock
-(`select_for_update()`) outside a transaction. `.get(*values)` gives the one object, as QuerySet.get().
+iterables turn its rows into the same objects (select_related, converters, annotations, custom
+iterables). What the SQL holds is fixed at the first use: a value that changes (a date, a label in the
+reader's language) must be a placeholder. Such a copy runs as it is: a filter, an order or a slice
+added to it would not reach the compiled SQL, so it refuses them (TypeError); and, as Django does, a
+lock (`select_for_update()`) outside a transaction. `.get(*values)` gives the one object.
 
-On PostgreSQL the SQL is also prepared once per database session (`PREPARE`), and each request sends
-`EXECUTE name(values)`: PostgreSQL then plans it once too. Planning the notice's query, with its
-correlated subqueries, took ~3 ms where running it takes ~0.5 ms. The placeholders become the
-statement's parameters and every other value is written into it as the literal that psycopg's
-client-side binding sends anyway. After five runs PostgreSQL keeps a generic plan when it costs no
-more than the plans made for each value (`plan_cache_mode = auto`): these statements find rows by a
-key, a plan that does not depend on the value. The other queries of the site are not prepared: a
-search's best plan depends on its values. `PREPARE` is sent on the psycopg connection itself, not
-through Django's cursor: it is set-up for the session, like its options, and not a query of the
-request. A prepared statement lives as long as its session (it outlives a rolled-back transaction):
-when Django opens a new connection, the statement is prepared again. A pooler in transaction mode
-would break this (see docs/operations.md, Production).
+On PostgreSQL the SQL is prepared once per session (`PREPARE`) and each request sends
+`EXECUTE name(values)`: PostgreSQL plans it once too (after five runs it keeps a generic plan when it
+costs no more than the custom ones; these reads find rows by a key). The placeholders become the
+statement's parameters; every other value is written into it as the literal psycopg's client-side
+binding sends anyway. `PREPARE` goes through the psycopg connection itself: set-up for the session,
+like its options, not a query of the request. A statement lives as long as its session (it outlives a
+rolled-back transaction); a new connection prepares it again.
 
-On SQLite (a newcomer's first run) `.queryset(*values)` is simply `build(*values)`, which refuses
-nothing: a placeholder reaches SQLite's parameters converted (a date as text), and speed is not the
-point there. The tests run on PostgreSQL.
+**The setting.** `PREPARED_READS` (environment `PREPARED_READS`, default on) turns this off: then
+`.queryset(*values)` is the plain queryset `build(*values)` (or `plain(*values)` where the prepared
+SQL needs a prefix), compiled by Django per request and sent with client-side binding, as every other
+query of the site. A pooler in transaction mode (PgBouncer's `pool_mode = transaction`) needs it off:
+it would hand an `EXECUTE` to a session where the statement was never prepared (docs/operations.md).
+On SQLite (a newcomer's first run) the plain queryset is used whatever the setting.
 
-This reuses Django's compiler after `as_sql()` (its `select`, `klass_info` and `annotation_col_map`,
-which ModelIterable reads), not a documented API: `tests/test_precompiled.py` compares its results
-with the ordinary queryset's, so that a Django upgrade that changes this breaks a test, not a page.
+**The adapter.** Django has no public API to run a compiled queryset again with other values: this
+module reuses the compiler after `as_sql()` (its `select`, `klass_info` and `annotation_col_map`, which
+ModelIterable reads) and swaps its `as_sql`. That is the only use of Django's internals here, in
+`_Compiled` and `CompiledQuery`; `tests/test_prepared.py` compares every prepared read's results with
+its plain queryset's and checks the internals it relies on, so that a Django upgrade that changes them
+breaks a test, not a page.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import QuerySet
 from django.db.models.sql import Query
@@ -97,8 +100,10 @@ class _Compiled:
 
 # A parameter of Django's SQL, or a percent sign written twice.
 _PARAM = re.compile("%[s%]")
-# Names of prepared statements, one per Precompiled in this process.
-_NAMES = (f"precompiled_{number}" for number in itertools.count(1))
+# Names of prepared statements, one per PreparedRead in this process.
+_NAMES = (f"prepared_{number}" for number in itertools.count(1))
+# Every PreparedRead of the process, by its label (bench/prepared.py times each).
+READS: dict[str, PreparedRead] = {}
 
 
 class CompiledQuery(Query):
@@ -118,22 +123,36 @@ class CompiledQuery(Query):
         return compiler
 
     def chain(self, klass=None):
-        raise TypeError("A precompiled queryset runs as it is: filter, order or slice it in `build`.")
+        raise TypeError("A prepared queryset runs as it is: filter, order or slice it in `build`.")
 
 
-class Precompiled:
+def enabled(using: str = DEFAULT_DB_ALIAS) -> bool:
+    """Whether reads are prepared on this database: PostgreSQL, and the setting PREPARED_READS on."""
+    return settings.PREPARED_READS and connections[using].vendor == "postgresql"
+
+
+class PreparedRead:
     """A queryset built by `build(*values)`, compiled once per database connection (see the module)."""
 
     def __init__(
         self,
+        label: str,
         build: Callable[..., QuerySet],
         *placeholders: Any,
         prefix: tuple[str, Sequence] = ("", ()),
+        plain: Callable[..., QuerySet] | None = None,
         using: str = DEFAULT_DB_ALIAS,
     ):
-        """`prefix`: SQL and its parameters written before the queryset's (a `WITH` clause that it
-        reads); a placeholder may be one of those parameters."""
+        """`label`: what it reads, for the benchmark. `prefix`: SQL and its parameters written before
+        the queryset's (a `WITH` clause that it reads); a placeholder may be one of those parameters.
+        `plain(*values)`: the same rows without the prefix, when prepared reads are off (default:
+        `build`)."""
+        if label in READS:
+            raise ValueError(f"A prepared read is already labelled {label!r}.")
+        READS[label] = self
+        self.label = label
         self.build = build
+        self.plain = plain or build
         self.placeholders = placeholders
         self.prefix = prefix
         self.using = using
@@ -150,9 +169,9 @@ class Precompiled:
 
     def queryset(self, *values: Any) -> QuerySet:
         """The queryset with `values` in place of the placeholders."""
+        if not enabled(self.using):  # off, or SQLite (a newcomer's first run): the plain queryset
+            return self.plain(*values).using(self.using)
         connection = connections[self.using]
-        if connection.vendor != "postgresql":  # SQLite, a newcomer's first run: the queryset itself
-            return self.build(*values).using(self.using)
         compiled = self.compiled()
         queryset = compiled.queryset._chain()  # its query is a copy, ours to change
         query = queryset.query

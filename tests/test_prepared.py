@@ -1,6 +1,7 @@
-"""Querysets compiled once per connection (ludotheque/precompiled.py): the notice, the game page and
+"""Querysets compiled once per connection (ludotheque/prepared.py): the notice, the game page and
 the copy lookup run SQL compiled once, with each request's own slug or barcode."""
 
+import itertools
 import threading
 
 import pytest
@@ -10,10 +11,16 @@ from django.test.utils import CaptureQueriesContext
 
 from catalogue.models import Copy, Game
 from catalogue.search import notice_copies
-from ludotheque.precompiled import Precompiled
+from ludotheque.prepared import PreparedRead
 from tests.search_helpers import family_catalogue, lend, make_copy, make_game
 
 GAMES = "/api/games/"
+_LABELS = itertools.count(1)
+
+
+def _read(build, *placeholders, **options) -> PreparedRead:
+    """A prepared read of a test's own, under a label of its own."""
+    return PreparedRead(f"test read {next(_LABELS)}", build, *placeholders, **options)
 
 
 def _fields(instance, names):
@@ -21,20 +28,20 @@ def _fields(instance, names):
 
 
 @pytest.mark.postgresql
-def test_a_precompiled_queryset_gives_what_the_queryset_gives_for_each_value(db):
+def test_a_prepared_queryset_gives_what_the_queryset_gives_for_each_value(db):
     catalogue = family_catalogue()  # 70002, a copy of Le Château des Dragons, is out on loan
-    precompiled = Precompiled(lambda game: notice_copies().filter(game_id=game), -1)
+    prepared = _read(lambda game: notice_copies().filter(game_id=game), -1)
     names = ["barcode", "cote", "status", "is_available", "due_on", "section_id", "location_id"]
     for game in Game.objects.all():
         expected = list(notice_copies().filter(game_id=game.pk))
-        copies = list(precompiled.queryset(game.pk))
+        copies = list(prepared.queryset(game.pk))
         assert [_fields(copy, names) for copy in copies] == [_fields(copy, names) for copy in expected]
         # select_related: the section and the site came with each copy, in the same query.
         with connection.execute_wrapper(_no_query):
             assert [(copy.section, copy.location.name) for copy in copies] == [
                 (copy.section, copy.location.name) for copy in expected
             ]
-    assert any(copy.due_on for copy in precompiled.queryset(catalogue.chateau.pk))
+    assert any(copy.due_on for copy in prepared.queryset(catalogue.chateau.pk))
 
 
 def _no_query(execute, sql, params, many, context):
@@ -76,21 +83,21 @@ def test_an_unknown_slug_or_barcode_is_a_404_that_says_so_in_the_users_language(
 
 
 @pytest.mark.postgresql  # on SQLite, Precompiled gives the queryset itself
-def test_a_precompiled_queryset_refuses_what_its_sql_would_ignore(db):
-    precompiled = Precompiled(lambda barcode: Copy.objects.filter(barcode=barcode), "placeholder")
+def test_a_prepared_queryset_refuses_what_its_sql_would_ignore(db):
+    prepared = _read(lambda barcode: Copy.objects.filter(barcode=barcode), "placeholder")
     with pytest.raises(TypeError):
-        precompiled.queryset("70001").filter(status="on_shelf")
+        prepared.queryset("70001").filter(status="on_shelf")
     with pytest.raises(TypeError):
-        precompiled.queryset("70001").order_by("cote")
+        prepared.queryset("70001").order_by("cote")
 
 
 @pytest.mark.postgresql  # on SQLite, Precompiled gives the queryset itself
 def test_a_placeholder_must_be_one_parameter_of_the_sql(db):
     # A value the lookup changes (`%value%`) never reaches the parameters as given.
     with pytest.raises(ValueError, match="0 times"):
-        Precompiled(lambda title: Game.objects.filter(title__contains=title), "Placeholder").queryset("x")
+        _read(lambda title: Game.objects.filter(title__contains=title), "Placeholder").queryset("x")
     with pytest.raises(ValueError, match="2 times"):
-        Precompiled(lambda title: Game.objects.filter(title=title, slug=title), "same").queryset("x")
+        _read(lambda title: Game.objects.filter(title=title, slug=title), "same").queryset("x")
 
 
 @pytest.mark.postgresql
@@ -116,10 +123,10 @@ def test_each_thread_runs_it_on_its_own_connection(client):
 
 @pytest.mark.postgresql
 @pytest.mark.django_db(transaction=True)
-def test_a_precompiled_lock_refuses_to_run_outside_a_transaction():
+def test_a_prepared_lock_refuses_to_run_outside_a_transaction():
     """As QuerySet.select_for_update() does: in autocommit the row would be unlocked at once."""
     copy = make_copy(make_game("Quarto"), "81001")
-    locking = Precompiled(lambda pk: Copy.objects.select_for_update().filter(pk=pk), -1)
+    locking = _read(lambda pk: Copy.objects.select_for_update().filter(pk=pk), -1)
     with transaction.atomic():
         assert locking.get(copy.pk) == copy  # compiled here, inside a transaction
     with pytest.raises(TransactionManagementError):
@@ -129,11 +136,11 @@ def test_a_precompiled_lock_refuses_to_run_outside_a_transaction():
 def test_get_says_when_there_is_no_such_row_or_several(db):
     make_copy(make_game("Quarto"), "81001")
     make_copy(make_game("Quarto 2"), "81002", cote="QUA")
-    by_barcode = Precompiled(lambda barcode: Copy.objects.filter(barcode=barcode), "placeholder")
+    by_barcode = _read(lambda barcode: Copy.objects.filter(barcode=barcode), "placeholder")
     assert by_barcode.get("81001").game.title == "Quarto"
     with pytest.raises(Copy.DoesNotExist):
         by_barcode.get("00000")
-    by_cote = Precompiled(lambda cote: Copy.objects.filter(cote=cote), "placeholder")
+    by_cote = _read(lambda cote: Copy.objects.filter(cote=cote), "placeholder")
     with pytest.raises(Copy.MultipleObjectsReturned):
         by_cote.get("QUA")
 
@@ -152,7 +159,7 @@ def test_postgresql_plans_it_once_per_session_with_the_other_values_written_in(d
     title = "L'Or des 100 % pirates"
     make_game(title)
     make_game("Quarto")
-    titled = Precompiled(lambda pk: Game.objects.filter(pk=pk, title=title).exclude(slug="s'%s"), -1)
+    titled = _read(lambda pk: Game.objects.filter(pk=pk, title=title).exclude(slug="s'%s"), -1)
     for game in Game.objects.all():
         assert list(titled.queryset(game.pk)) == list(Game.objects.filter(pk=game.pk, title=title))
     [statement] = _prepared(titled.name)
@@ -168,7 +175,7 @@ def test_postgresql_plans_it_once_per_session_with_the_other_values_written_in(d
 @pytest.mark.django_db(transaction=True)
 def test_a_new_session_prepares_it_again_and_a_rollback_does_not_lose_it():
     copy = make_copy(make_game("Quarto"), "81001")
-    by_barcode = Precompiled(lambda barcode: Copy.objects.filter(barcode=barcode), "placeholder")
+    by_barcode = _read(lambda barcode: Copy.objects.filter(barcode=barcode), "placeholder")
     with transaction.atomic():
         assert by_barcode.get("81001") == copy  # prepared inside a transaction…
         transaction.set_rollback(True)
@@ -179,7 +186,7 @@ def test_a_new_session_prepares_it_again_and_a_rollback_does_not_lose_it():
 
 
 @pytest.mark.postgresql
-def test_the_desks_precompiled_reads_give_what_their_querysets_give(staff_user):
+def test_the_desks_prepared_reads_give_what_their_querysets_give(staff_user):
     """The statements of a checkout and a return compiled once (loans/services.py), against the
     querysets they stand for, for every copy, game and family of a desk in use."""
     from django.db.models import Count, Q
@@ -206,10 +213,6 @@ def test_the_desks_precompiled_reads_give_what_their_querysets_give(staff_user):
             away = Copy.objects.with_whereabouts().get(pk=copy.pk).whereabouts
             assert services._WHEREABOUTS.get(copy.pk) == away
             assert services._elsewhere(copy) == (None if away is None else "sur une table, en jeu sur place")
-            assert list(services._COMPONENTS.queryset(copy.game_id)) == list(copy.game.components.all())
-            assert list(services._LOCKED_MISSING_PIECES.queryset(copy.pk)) == list(
-                copy.missing_pieces.still_missing().order_by("pk")
-            )
             assert list(services._NEXT_WAITING_HOLD.queryset(copy.game_id)) == list(
                 Hold.objects.waiting().filter(game_id=copy.game_id).order_by("position")[:1]
             )
@@ -291,8 +294,8 @@ def _pk(instance):
 
 
 @pytest.mark.postgresql
-def test_a_token_is_read_by_precompiled_sql_and_refused_as_drf_refuses_it(client, staff_user):
-    """ludotheque.api.TokenAuthentication: DRF's, the token and its user compiled once per connection."""
+def test_a_token_is_accepted_and_refused_as_drf_says(client, staff_user):
+    """DRF's token authentication, a plain read (preparing it saved little: bench/prepared.py)."""
     from rest_framework.authtoken.models import Token
 
     token = Token.objects.create(user=staff_user)
@@ -307,3 +310,33 @@ def test_a_token_is_read_by_precompiled_sql_and_refused_as_drf_refuses_it(client
     inactive = client.get("/api/loans/", HTTP_AUTHORIZATION=f"Token {token.key}")
     assert inactive.status_code == 403
     assert inactive.json() == {"detail": "Utilisateur inactif ou supprimé."}
+
+
+@pytest.mark.postgresql
+def test_with_prepared_reads_off_no_statement_is_prepared_or_executed(client, db, settings):
+    """PREPARED_READS=false (a pooler in transaction mode): the same answers, by plain queries only."""
+    settings.PREPARED_READS = False
+    catalogue = family_catalogue()
+    with CaptureQueriesContext(connection) as queries:
+        notice = client.get(f"{GAMES}{catalogue.chateau.slug}/").json()
+        assert client.get(f"/jeux/{catalogue.chateau.slug}/").status_code == 200
+        assert client.get("/api/copies/70001/").json()["barcode"] == "70001"
+        found = client.get(f"{GAMES}?q=chateau&ages=8,10").json()
+        page = client.get("/jeux/?q=chateau&ages=8,10")
+    assert not [
+        query["sql"] for query in queries if query["sql"].lstrip().upper().startswith(("EXECUTE", "PREPARE"))
+    ]
+    assert any(copy["due_on"] for copy in notice["copies"])
+    assert catalogue.chateau.title in [game["title"] for game in found["results"]]
+    assert catalogue.chateau.title in page.content.decode()
+
+
+def test_the_django_internals_the_adapter_reads_are_still_there(db):
+    """ludotheque/prepared.py reuses a compiler after as_sql(): what ModelIterable reads from it must
+    still be filled in there. A Django upgrade that moves them fails here first."""
+    queryset = Copy.objects.select_related("game").filter(barcode="x")
+    compiler = queryset.query.get_compiler(using=queryset.db)
+    compiler.as_sql()
+    assert compiler.select and compiler.klass_info["model"] is Copy
+    assert hasattr(compiler, "annotation_col_map") and hasattr(compiler, "col_count")
+    assert callable(queryset._chain) and callable(queryset.query.chain)
