@@ -222,7 +222,17 @@ class CopyInline(LibrarianAccessMixin, admin.TabularInline):
     model = Copy
     formfield_overrides = {models.DecimalField: {"form_class": PlainDecimalField, "localize": True}}
     formset = CopyInlineFormSet
-    fields = ["cote", "barcode", "section", "location", "status", "acquired_on", "replacement_value", "notes"]
+    fields = [
+        "cote",
+        "barcode",
+        "section",
+        "location",
+        "status",
+        "acquired_on",
+        "withdrawn_on",
+        "replacement_value",
+        "notes",
+    ]
     autocomplete_fields = ["section"]
     show_change_link = True
 
@@ -451,6 +461,7 @@ class CopyAdmin(LibrarianAccessMixin, admin.ModelAdmin):
         "location",
         "status",
         "acquired_on",
+        "withdrawn_on",
         "replacement_value",
         "notes",
         "printing",

@@ -558,6 +558,13 @@ class Copy(models.Model):
     barcode = models.CharField(_("code-barres"), max_length=40)
     status = models.CharField(_("statut"), max_length=20, choices=Status, default=Status.ON_SHELF)
     acquired_on = models.DateField(_("date d'acquisition"), null=True, blank=True)
+    # The annual report's withdrawals: the day the copy left the collection (withdrawn or lost).
+    withdrawn_on = models.DateField(
+        _("sorti des collections le"),
+        null=True,
+        blank=True,
+        help_text=_("Retiré ou perdu : le jour où l'exemplaire a quitté les collections (rapport annuel)."),
+    )
     replacement_value = models.DecimalField(
         _("valeur de remplacement (€)"),
         max_digits=7,

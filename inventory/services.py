@@ -88,7 +88,7 @@ def stocktake_mark_missing_lost(*, stocktake: Stocktake, staff) -> int:
         for copy in copies
     )
     Copy.objects.filter(pk__in=[copy.pk for copy in copies]).update(
-        status=Copy.Status.LOST, updated_at=timezone.now()
+        status=Copy.Status.LOST, withdrawn_on=timezone.localdate(), updated_at=timezone.now()
     )
     return len(copies)
 

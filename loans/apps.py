@@ -17,3 +17,12 @@ class LoansConfig(AppConfig):
 
         registry.register_playability(playable_notes)
         registry.register_pieces_changed(game_playable_store)
+
+        from report import registry as report
+
+        from . import report as figures
+
+        report.register_section("familles", figures.served_section, order=10)
+        report.register_section("prets", figures.loans_section, order=20)
+        report.register_section("adherents", figures.members_section, order=70)
+        report.register_served(figures.borrowers_label, figures.borrowers)

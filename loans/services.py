@@ -742,7 +742,8 @@ def loan_declare_lost(*, loan: Loan, staff: AbstractBaseUser, waive_charge: bool
     loan.return_check = Loan.ReturnCheck.LOST
     loan.save(update_fields=["returned_at", "returned_by", "return_check"])
     copy.status = Copy.Status.LOST
-    copy.save(update_fields=["status", "updated_at"])
+    copy.withdrawn_on = timezone.localdate()
+    copy.save(update_fields=["status", "withdrawn_on", "updated_at"])
     return ReturnResult(loan=loan, charges=charges)
 
 

@@ -260,6 +260,7 @@ INSTALLED_APPS = [
     "privacy",
     "once",
     "ludobus",
+    "report",
 ]
 
 MIDDLEWARE = [

@@ -66,6 +66,7 @@ urlpatterns = [
     path("", include("onsite.urls")),
     path("", include("privacy.urls")),
     path("", include("ludobus.urls")),
+    path("", include("report.urls")),
     # Uploaded documents, served by runserver in DEBUG only (static() is empty otherwise).
     *static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT),
 ]

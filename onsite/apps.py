@@ -12,3 +12,10 @@ class OnsiteConfig(AppConfig):
         from .models import at_table, at_table_label
 
         registry.register_elsewhere(at_table, at_table_label)
+
+        from report import registry as report
+
+        from . import report as figures
+
+        report.register_section("sur-place", figures.section, order=30)
+        report.register_served(figures.visitors_label, figures.visitors)

@@ -56,7 +56,16 @@ def test_no_app_imports_on_site_play_which_reaches_the_catalogue_through_its_reg
         imported = {module.split(".")[0] for module in imported_modules(ROOT / app)}
         assert "onsite" not in imported, app
     onsite = {module.split(".")[0] for module in imported_modules(ROOT / "onsite")}
-    assert onsite & project_apps <= {"onsite", "catalogue", "loans", "opening", "rules", "ludotheque", "once"}
+    assert onsite & project_apps <= {
+        "onsite",
+        "catalogue",
+        "loans",
+        "opening",
+        "rules",
+        "ludotheque",
+        "once",
+        "report",
+    }
 
 
 def test_a_form_acted_on_once_imports_nothing_of_the_project():
@@ -69,3 +78,10 @@ def test_no_app_imports_the_ludobus_desk_which_replays_through_the_others_servic
     assert "ludobus" in project_apps
     for app in project_apps - {"ludobus"}:
         assert "ludobus" not in {module.split(".")[0] for module in imported_modules(ROOT / app)}, app
+
+
+def test_the_annual_report_reads_only_the_catalogue_the_other_apps_register_their_sections():
+    project_apps = {app.name for app in apps.get_app_configs() if Path(app.path).parent == ROOT}
+    assert "report" in project_apps
+    imported = {module.split(".")[0] for module in imported_modules(ROOT / "report")}
+    assert imported & project_apps <= {"report", "catalogue", "ludotheque"}
