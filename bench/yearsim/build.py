@@ -1,0 +1,219 @@
+"""The ludothèque the year is played in: titles, copies with their pieces, families, sites, a calendar.
+
+Written straight into the database (a librarian's years of cataloguing are not what is tested); from
+then on everything goes through the site. Deterministic from the seed.
+"""
+
+import datetime
+import random
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+WORDS = (
+    "dragon trésor forêt château pirate jardin île marché rivière montagne étoile potion royaume "
+    "caravane désert volcan lagune moulin tour citadelle oasis comète prairie labyrinthe phare"
+).split()
+KINDS = "Les Le La Mission Bataille Secret Voyage Course Duel Expédition".split()
+PIECES = ["plateau", "cartes", "pions", "dés", "tuiles", "jetons", "sablier", "livret de règles"]
+FIRST_NAMES = "Alex Camille Léa Noah Zoé Louis Inès Hugo Jade Nina Sacha Lucas Emma Tom Maël".split()
+SITES = [
+    # name, its openings (weekday, opens, closes)
+    ("Ixelles", [(2, "14:00", "18:00"), (5, "10:00", "13:00")]),
+    ("Etterbeek", [(5, "14:00", "17:30")]),
+    ("Ludobus", [(3, "15:00", "18:00")]),
+]
+# A family's password: the same hash for all, made once (hashing 400 of them would take minutes).
+PASSWORD = "simulation-only-password"
+
+
+@dataclass
+class World:
+    """What the run knows of the ludothèque it built: ids it acts on."""
+
+    start: datetime.date
+    sites: list[int] = field(default_factory=list)
+    games: list[int] = field(default_factory=list)
+    copies: dict[int, dict] = field(default_factory=dict)  # copy id -> barcode, game, site, components
+    families: dict[int, dict] = field(default_factory=dict)  # member id -> card, login, email, type
+    types: dict[int, dict] = field(default_factory=dict)  # membership type id -> prices
+    clerks: list[tuple[str, str]] = field(default_factory=list)  # (username, token)
+
+
+def models():
+    """The family models wherever they live (a `members` app, or still `loans`)."""
+    try:
+        from members import models as family_models  # noqa: PLC0415
+    except ImportError:
+        from loans import models as family_models  # noqa: PLC0415
+    return family_models
+
+
+def build(*, seed: int, start: datetime.date, titles: int, copies: int, families: int, clerks: int) -> World:
+    from django.db import transaction
+
+    rng = random.Random(seed)
+    world = World(start=start)
+    with transaction.atomic():
+        _sites_and_calendar(world, start)
+        _catalogue(world, rng, titles, copies)
+        _membership_types(world)
+        _families(world, rng, families, start)
+        _clerks(world, clerks)
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+    return world
+
+
+def _sites_and_calendar(world: World, start: datetime.date) -> None:
+    from catalogue.models import Location
+    from opening.models import Closure, OpeningHours
+
+    for name, hours in SITES:
+        site = Location.objects.create(name=name, address=f"Rue de la {name}, 1")
+        world.sites.append(site.pk)
+        OpeningHours.objects.bulk_create(
+            OpeningHours(location=site, weekday=day, opens_at=opens, closes_at=closes)
+            for day, opens, closes in hours
+        )
+    year = start.year
+    closures = [
+        ("Vacances de printemps", datetime.date(year, 4, 5), datetime.date(year, 4, 18)),
+        ("Vacances d'été", datetime.date(year, 7, 20), datetime.date(year, 8, 16)),
+        ("Vacances de Noël", datetime.date(year, 12, 22), datetime.date(year + 1, 1, 3)),
+        ("Fête nationale", datetime.date(year, 7, 21), datetime.date(year, 7, 21)),
+    ]
+    Closure.objects.bulk_create(Closure(first_day=a, last_day=b, reason=reason) for reason, a, b in closures)
+
+
+def _catalogue(world: World, rng: random.Random, titles: int, copies: int) -> None:
+    from catalogue.models import Component, Copy, Game
+
+    games = Game.objects.bulk_create(
+        Game(
+            title=f"{rng.choice(KINDS)} {rng.choice(WORDS)} {number}",
+            slug=f"jeu-{number}",
+            players_min=(low := rng.randint(1, 3)),
+            players_max=low + rng.randint(1, 4),
+            age_min=rng.choice([3, 4, 6, 8, 10, 12]),
+            duration_minutes=rng.choice([10, 20, 30, 45, 60, 90]),
+            summary=f"Un jeu de {rng.choice(WORDS)} et de {rng.choice(WORDS)}.",
+        )
+        for number in range(titles)
+    )
+    world.games = [game.pk for game in games]
+    components = Component.objects.bulk_create(
+        Component(
+            game=game,
+            position=position,
+            quantity=rng.choice([1, 1, 4, 20, 60]),
+            label=label,
+            unit_price=Decimal(rng.choice(["0.50", "1.00", "2.00"])) if rng.random() < 0.5 else None,
+        )
+        for game in games
+        for position, label in enumerate(rng.sample(PIECES, rng.randint(2, 4)))
+    )
+    pieces: dict[int, list[tuple[int, int]]] = {}
+    for component in components:
+        pieces.setdefault(component.game_id, []).append((component.pk, component.quantity))
+    # Every title has a copy; the extra copies go to the most popular titles (the first ones).
+    owners = list(range(titles)) + [
+        min(int(rng.paretovariate(1.2)) - 1, titles - 1) for _ in range(copies - titles)
+    ]
+    made = Copy.objects.bulk_create(
+        Copy(
+            game=games[index],
+            cote=f"J{index:05d}",
+            location_id=world.sites[number % len(world.sites)],
+            barcode=f"S{number:06d}",
+            replacement_value=Decimal(rng.choice(["15.00", "25.00", "40.00"])),
+        )
+        for number, index in enumerate(owners)
+    )
+    for copy in made:
+        world.copies[copy.pk] = {
+            "barcode": copy.barcode,
+            "game": copy.game_id,
+            "site": copy.location_id,
+            "pieces": pieces[copy.game_id],
+        }
+
+
+def _membership_types(world: World) -> None:
+    family_models = models()
+    for name, price, loan_fee in [("Familiale", "25.00", "0.50"), ("Solidaire", "5.00", "0.00")]:
+        kind = family_models.MembershipType.objects.create(
+            name=name,
+            price=Decimal(price),
+            loan_quota=5,
+            loan_period_days=21,
+            renewals_allowed=1,
+            loan_fee=Decimal(loan_fee),
+            late_fee_per_day=Decimal("0.10"),
+            late_fee_cap=Decimal("3.00"),
+            charge_missing_pieces=True,
+            charge_lost_games=True,
+        )
+        world.types[kind.pk] = {"name": name, "price": Decimal(price), "loan_fee": Decimal(loan_fee)}
+
+
+def _families(world: World, rng: random.Random, count: int, start: datetime.date) -> None:
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.hashers import make_password
+
+    family_models = models()
+    password = make_password(PASSWORD)
+    users = get_user_model().objects.bulk_create(
+        get_user_model()(username=f"famille{number}", password=password) for number in range(count)
+    )
+    type_ids = list(world.types)
+    members = []
+    for number, user in enumerate(users):
+        began = start - datetime.timedelta(days=rng.randint(0, 340))
+        has_email = rng.random() < 0.85
+        members.append(
+            family_models.Member(
+                card_barcode=f"C{number:05d}",
+                name=f"Famille {rng.choice(FIRST_NAMES)} {number}",
+                email=f"famille{number}@example.org" if has_email else "",
+                address="" if has_email else f"Rue des Jeux {number}, 1050 Ixelles",
+                language="en" if rng.random() < 0.15 else "fr",
+                membership_type_id=type_ids[0] if rng.random() < 0.8 else type_ids[1],
+                membership_start=began,
+                membership_expiry=began + datetime.timedelta(days=365),
+                user=user,
+            )
+        )
+    members = family_models.Member.objects.bulk_create(members)
+    family_models.HouseholdMember.objects.bulk_create(
+        family_models.HouseholdMember(
+            member=member, first_name=rng.choice(FIRST_NAMES), birth_year=start.year - rng.randint(3, 45)
+        )
+        for member in members
+        for _ in range(rng.randint(1, 4))
+    )
+    for member, user in zip(members, users, strict=True):
+        world.families[member.pk] = {
+            "card": member.card_barcode,
+            "login": user.username,
+            "email": member.email,
+            "language": member.language,
+            "type": member.membership_type_id,
+            "home": world.sites[member.pk % len(world.sites)],
+            # How keen the family is: the chance it comes to an opening of its site.
+            "keen": rng.choice([0.2, 0.35, 0.5, 0.7]),
+            # Some never come back: their membership lapses.
+            "lapses": rng.random() < 0.12,
+        }
+
+
+def _clerks(world: World, count: int) -> None:
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.hashers import make_password
+    from rest_framework.authtoken.models import Token
+
+    password = make_password(PASSWORD)
+    for number in range(count):
+        user = get_user_model().objects.create(username=f"benevole{number}", password=password, is_staff=True)
+        world.clerks.append((user.username, Token.objects.create(user=user).key))

@@ -1,0 +1,229 @@
+"""What must hold, checked every simulated day and at the end; the run stops at the first breach.
+
+Each check compares the site's database with what the run itself did and was told (its book, its
+loans, the mail server's inbox), or with a count made from the raw history in plain SQL, never with
+the code under test's own sums. The copies' places are a list (`PLACES`): a state added later
+(transit between sites, repair) is one more line, and a copy must still be in exactly one place.
+"""
+
+import datetime
+import re
+from collections import Counter, defaultdict
+from decimal import Decimal
+
+from .build import models
+from .http import Breach
+
+# Where a copy can be, each as SQL giving the copies there (a copy in none of them is on its shelf).
+PLACES = {
+    "on loan": "SELECT copy_id FROM loans_loan WHERE returned_at IS NULL",
+    "set aside for a hold": "SELECT copy_id FROM loans_hold WHERE status = 'ready' AND copy_id IS NOT NULL",
+    "at a table": "SELECT copy_id FROM onsite_tableuse WHERE returned_at IS NULL",
+    "in repair": "SELECT id FROM catalogue_copy WHERE status = 'in_repair'",
+    "lost": "SELECT id FROM catalogue_copy WHERE status = 'lost'",
+    "withdrawn": "SELECT id FROM catalogue_copy WHERE status = 'withdrawn'",
+}
+
+# What a family owes, from the raw entries: charges (unless waived) and refunds up; payments and
+# cashed deposits down (the ledger's rule, written again here in SQL).
+OWED_SQL = """
+    SELECT member_id, SUM(CASE
+        WHEN kind IN ('membership', 'loan_fee', 'late_fee', 'missing_piece', 'lost_game', 'other')
+            THEN CASE WHEN waived THEN 0 ELSE amount END
+        WHEN kind = 'refund' THEN amount
+        WHEN kind IN ('payment', 'deposit_cashed') THEN -amount
+        ELSE 0 END)
+    FROM ledger_entry WHERE member_id IS NOT NULL GROUP BY member_id
+"""
+DEPOSITS_SQL = """
+    SELECT COALESCE(SUM(CASE kind WHEN 'deposit_received' THEN amount
+        WHEN 'deposit_returned' THEN -amount WHEN 'deposit_cashed' THEN -amount ELSE 0 END), 0)
+    FROM ledger_entry
+"""
+
+
+def rows(sql: str, params=()) -> list[tuple]:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+class Checks:
+    def __init__(self, run) -> None:
+        self.run = run
+        self.counts: Counter = Counter()
+        self.entries: dict[int, tuple] = {}
+
+    def passed(self, name: str) -> None:
+        self.counts[name] += 1
+
+    def daily(self, day: datetime.date) -> None:
+        self.no_server_error()
+        self.money()
+        self.ledger_append_only()
+        self.copies()
+        self.holds(day)
+        self.notices(day)
+        if (day + datetime.timedelta(days=1)).day == 1:
+            self.statistics(day)
+
+    def year_end(self, day: datetime.date) -> None:
+        self.daily(day)
+        self.statistics(day)
+        self.stocktake(day)
+
+    def no_server_error(self) -> None:
+        if self.run.recorder.server_errors:
+            raise Breach(f"no 5xx: {self.run.recorder.server_errors[:3]}")
+        self.passed("no 5xx")
+
+    def money(self) -> None:
+        owed = {member: total for member, total in rows(OWED_SQL)}
+        site = dict(models().Member.objects.with_balance().values_list("pk", "balance"))
+        for member in self.run.world.families:
+            expected = self.run.book[member]
+            if owed.get(member, Decimal(0)) != expected or site[member] != expected:
+                raise Breach(
+                    f"money: family {member} owes {owed.get(member)} by its entries, {site[member]} by the "
+                    f"site, {expected} by what the desk was told"
+                )
+        held = rows(DEPOSITS_SQL)[0][0]
+        if held != self.run.deposits_held():
+            raise Breach(
+                f"money: deposits held {held}, received − returned − cashed {self.run.deposits_held()}"
+            )
+        self.passed("money: each family's balance = its entries = the desk's book; deposits held")
+
+    def ledger_append_only(self) -> None:
+        now = {
+            row[0]: row[1:]
+            for row in rows(
+                "SELECT id, member_id, kind, amount, waived, recorded_at, site_id FROM ledger_entry"
+            )
+        }
+        for entry, values in self.entries.items():
+            if now.get(entry) != values:
+                raise Breach(f"money: entry {entry} changed or lost: {values} then {now.get(entry)}")
+        self.entries = now
+        self.passed("money: no entry changed or lost")
+
+    def till_closed(self, site: int, counted: Decimal) -> None:
+        """Right after a till's closure: it expected the cash the desk took, and the count matches."""
+        closure = rows(
+            "SELECT cash_expected, cash_counted, difference FROM ledger_tillclosure WHERE site_id = %s "
+            "ORDER BY closed_at DESC, id DESC LIMIT 1",
+            [site],
+        )[0]
+        if closure != (counted, counted, Decimal("0.00")):
+            raise Breach(f"money: the till of site {site} closed at {closure}, the desk took {counted}")
+        self.passed("money: each till closure = the cash taken")
+
+    def copies(self) -> None:
+        places: dict[int, list[str]] = defaultdict(list)
+        for place, sql in PLACES.items():
+            for (copy,) in rows(sql):
+                places[copy].append(place)
+        twice = {copy: where for copy, where in places.items() if len(where) > 1}
+        if twice:
+            raise Breach(f"copies: in more than one place: {dict(list(twice.items())[:3])}")
+        open_loans = {loan for (loan,) in rows("SELECT id FROM loans_loan WHERE returned_at IS NULL")}
+        if open_loans != set(self.run.loans):
+            raise Breach(
+                f"copies: open loans the desk did not make {sorted(open_loans - set(self.run.loans))[:5]}, "
+                f"loans it made not open {sorted(set(self.run.loans) - open_loans)[:5]}"
+            )
+        orphans = rows(
+            "SELECT count(*) FROM loans_loan l LEFT JOIN catalogue_copy c ON c.id = l.copy_id "
+            "WHERE c.id IS NULL OR (l.member_id IS NULL AND l.returned_at IS NULL)"
+        )[0][0]
+        lost = rows("SELECT count(*) FROM catalogue_copy WHERE status = 'lost'")[0][0]
+        if orphans or lost != self.run.counts["games lost"]:
+            raise Breach(
+                f"copies: {orphans} loans without copy or family, {lost} lost for {self.run.counts['games lost']}"
+            )
+        self.passed("copies: each in one place, the loans the desk made, none without copy or family")
+
+    def holds(self, day: datetime.date) -> None:
+        two = rows(
+            "SELECT copy_id FROM loans_hold WHERE status = 'ready' GROUP BY copy_id HAVING count(*) > 1"
+        )
+        late = rows("SELECT id FROM loans_hold WHERE status = 'ready' AND ready_until < %s", [day])
+        # Served in queue order: no hold made ready while one before it in its game's queue, asked
+        # earlier, still waits.
+        jumped = rows(
+            "SELECT r.id, w.id FROM loans_hold r JOIN loans_hold w ON w.game_id = r.game_id "
+            "AND w.position < r.position AND w.status = 'waiting' AND w.created_at < r.ready_at "
+            "WHERE r.ready_at IS NOT NULL AND r.ready_at >= %s",
+            [day - datetime.timedelta(days=1)],
+        )
+        if two or late or jumped:
+            raise Breach(
+                f"holds: two families on one copy {two[:3]}, not expired {late[:3]}, out of queue order {jumped[:3]}"
+            )
+        self.passed("holds: queue order, expired when not collected, one family a copy")
+
+    def notices(self, day: datetime.date) -> None:
+        family = models()
+        member, membership_type = family.Member._meta.db_table, family.MembershipType._meta.db_table
+        twice = rows(
+            "SELECT member_id, kind, level, loan_id, hold_id, count(*) FROM notices_noticeitem "
+            "GROUP BY member_id, kind, level, loan_id, hold_id, about_date HAVING count(*) > 1"
+        )
+        wrong = rows(
+            f"SELECT n.id FROM notices_notice n JOIN {member} m ON m.id = n.member_id "
+            "WHERE n.language <> m.language OR (m.email = '' AND n.channel = 'email')"
+        )
+        sent = Counter(
+            (recipient, subject)
+            for recipient, subject in rows(
+                "SELECT recipient, subject FROM notices_notice WHERE channel = 'email' AND status = 'sent'"
+            )
+        )
+        inbox = Counter(self.run.mail.received())
+        # A loan late past its first reminder's delay (by the site's calendar) has had its reminder.
+        untold = rows(
+            f"SELECT l.id FROM loans_loan l JOIN {member} m ON m.id = l.member_id "
+            f"JOIN {membership_type} t ON t.id = m.membership_type_id "
+            "WHERE l.returned_at IS NULL AND l.due_on + t.overdue_level1_days < %s AND NOT EXISTS ("
+            "SELECT 1 FROM notices_noticeitem i WHERE i.loan_id = l.id AND i.kind = 'overdue')",
+            [day - datetime.timedelta(days=1)],
+        )
+        if twice or wrong or sent != inbox or untold:
+            failed = rows("SELECT recipient, attempts, error FROM notices_notice WHERE status = 'failed'")
+            raise Breach(
+                f"(failed e-mails: {failed[:3]}) "
+                f"notices: told twice {twice[:3]}, wrong language or channel {wrong[:3]}, "
+                f"sent but not received {list((sent - inbox).items())[:3]}, received but not sent "
+                f"{list((inbox - sent).items())[:3]}, late loans never told {untold[:3]}"
+            )
+        self.passed(
+            "notices: once per event, in the family's language, letters without e-mail, each received once"
+        )
+
+    def statistics(self, day: datetime.date) -> None:
+        page = self.run.clerks[0].page("statistiques", "/comptoir/statistiques/")
+        self.run.expect(page, 200, "statistiques")
+        shown = self.run.stats_from_page(page.text)
+        for month, count in self.run.lent_per_month.items():
+            if shown.get(month) != count:
+                raise Breach(f"statistics: {month} shows {shown.get(month)} loans, the desk made {count}")
+        raw = dict(
+            rows(
+                "SELECT to_char(lent_at AT TIME ZONE %s, 'YYYY-MM'), count(*) FROM loans_loan GROUP BY 1",
+                [self.run.time_zone],
+            )
+        )
+        if raw != dict(self.run.lent_per_month):
+            raise Breach(
+                f"statistics: the history counts {raw}, the desk made {dict(self.run.lent_per_month)}"
+            )
+        self.passed("statistics: the page's loans per month = the raw history = the desk's count")
+
+    def stocktake(self, day: datetime.date) -> None:
+        self.run.stocktake(day)
+        self.passed("copies: the year-end stocktake finds what the history says")
+
+
+MONTH = re.compile(r"(\d{4}-\d{2})")

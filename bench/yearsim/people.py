@@ -1,0 +1,187 @@
+"""What clerks and families do through the site: a visit at the desk, an evening at home, the till.
+
+Who comes and what they reach for is read from the database (the shelves as anyone can see them);
+every act goes through the site's API or pages, and the run's own book (`Run.book`) is kept from
+what the site answered, to be compared with the ledger.
+"""
+
+import datetime
+import random
+from decimal import Decimal
+
+from .http import Breach, Client
+
+
+def desk_visit(run, clerk: Client, member_id: int, site: int, day: datetime.date, rng: random.Random) -> None:
+    """A family at the desk: card scanned, games back (pieces checked), money, membership, new games."""
+    family = run.world.families[member_id]
+    found = clerk.api("carte scannée", "GET", f"/api/members/?card_barcode={family['card']}")
+    if found.status_code != 200 or found.json()["count"] != 1:
+        raise Breach(f"card {family['card']} not found: {found.status_code}")
+    for loan in run.open_loans(member_id, site):
+        late = loan["due_on"] < day
+        if loan["due_on"] <= day + datetime.timedelta(days=3) or rng.random() < 0.25 or late:
+            _give_back(run, clerk, loan, rng)
+    _bring_back_pieces(run, clerk, member_id, rng)
+    member = run.member_row(member_id)
+    if member["membership_expiry"] <= day + datetime.timedelta(days=14) and not family["lapses"]:
+        _renew_membership(run, clerk, member_id, site)
+    owed = run.book_owed(member_id)
+    if owed > 0:
+        _pay(run, clerk, member_id, site, owed)
+    if run.member_row(member_id)["membership_expiry"] < day:
+        return
+    _borrow(run, clerk, member_id, site, day, rng)
+
+
+def _give_back(run, clerk: Client, loan: dict, rng: random.Random) -> None:
+    draw = rng.random()
+    if draw < run.params.lost:
+        answer = clerk.api("jeu perdu", "POST", f"/api/loans/{loan['id']}/lost/", {})
+        run.expect(answer, 200, "jeu perdu")
+        run.after_return(loan, answer.json(), lost=True)
+        return
+    missing = []
+    if draw < run.params.lost + run.params.incomplete:
+        component, quantity = rng.choice(run.world.copies[loan["copy"]]["pieces"])
+        missing = [{"component": component, "quantity": 1}]
+    answer = clerk.api("retour", "POST", f"/api/loans/{loan['id']}/return/", {"missing": missing})
+    if answer.status_code == 400 and loan["id"] in run.loans:
+        # The first send went through but its answer was lost (a worker killed): read what it did.
+        done = clerk.api("retour (vérifié)", "GET", f"/api/loans/{loan['id']}/").json()
+        if done["returned_at"]:
+            entries = clerk.api("retour (vérifié)", "GET", f"/api/ledger/?loan={loan['id']}").json()[
+                "results"
+            ]
+            done["charges"] = [entry for entry in entries if entry["kind"] != "loan_fee"]
+            run.count("returns confirmed after a lost answer")
+            run.after_return(loan, done, lost=False)
+            return
+    run.expect(answer, 200, "retour")
+    run.after_return(loan, answer.json(), lost=False)
+
+
+def _bring_back_pieces(run, clerk: Client, member_id: int, rng: random.Random) -> None:
+    for piece in run.missing_pieces(member_id):
+        if rng.random() < 0.4:
+            answer = clerk.form(
+                "pièce rapportée",
+                f"/comptoir/pieces-manquantes/{piece}/rapportee/",
+                {},
+                page="/comptoir/incomplets/",
+            )
+            run.expect(answer, 302, "pièce rapportée")
+            run.count("pieces brought back")
+
+
+def _renew_membership(run, clerk: Client, member_id: int, site: int) -> None:
+    kind = run.world.families[member_id]["type"]
+    answer = clerk.form(
+        "adhésion renouvelée",
+        f"/comptoir/familles/{member_id}/adhesion/",
+        {"membership_type": kind, "method": "cash", "site": site},
+    )
+    if answer.status_code != 302:
+        run.expect(answer, 302, "adhésion renouvelée")
+        return
+    price = run.world.types[kind]["price"]
+    run.book_add(member_id, price)
+    run.book_add(member_id, -price)
+    run.cash_add(site, price)
+    run.count("memberships renewed")
+
+
+def _pay(run, clerk: Client, member_id: int, site: int, amount: Decimal) -> None:
+    body = {"member": member_id, "kind": "payment", "amount": str(amount), "method": "cash", "site": site}
+    body["once"] = run.uuid()
+    answer = clerk.api("paiement", "POST", "/api/ledger/", body)
+    if answer.status_code == 200:  # the same token sent again (a connection lost): the entry first added
+        run.count("payments answered from their token")
+    elif answer.status_code != 201:
+        run.expect(answer, 201, "paiement")
+        return
+    run.book_add(member_id, -amount)
+    run.cash_add(site, amount)
+    run.count("payments")
+
+
+def _borrow(run, clerk: Client, member_id: int, site: int, day: datetime.date, rng: random.Random) -> None:
+    wanted = [barcode for barcode in run.ready_for(member_id, site)]
+    room = run.params.quota - len(run.open_loans(member_id, None)) - len(wanted)
+    if room > 0:
+        wanted += run.pick_from_shelf(site, rng.randint(1, min(room, 3)), rng)
+    for barcode in wanted:
+        lend(run, clerk, member_id, barcode)
+
+
+def lend(run, clerk: Client, member_id: int, barcode: str) -> bool:
+    """Lend one copy; a lost answer is checked by reading the copy's open loan (one open loan a copy)."""
+    try:
+        answer = clerk.api("prêt", "POST", "/api/loans/", {"barcode": barcode, "member": member_id})
+    except Exception:  # noqa: BLE001 — the connection never came back: the desk reads what happened
+        answer = None
+    if answer is not None and answer.status_code == 201:
+        run.after_lend(answer.json(), member_id)
+        return True
+    if answer is not None and answer.status_code not in (400, 409):
+        run.expect(answer, 201, "prêt")
+    current = clerk.api("prêt (vérifié)", "GET", f"/api/loans/?barcode={barcode}&open=true").json()["results"]
+    if current and current[0]["member"] == member_id and current[0]["id"] not in run.loans:
+        run.count("loans confirmed after a lost answer")
+        run.after_lend(current[0], member_id)
+        return True
+    run.refusal("prêt", answer)
+    return False
+
+
+def till_close(run, clerk: Client, site: int) -> None:
+    """The opening ends: the cash in the drawer is counted and the till closed."""
+    counted = run.till_float(site) + run.cash_taken(site)
+    answer = clerk.form(
+        "caisse clôturée",
+        f"/comptoir/caisse/?site={site}",
+        {"cash_counted": str(counted), "float_kept": "0.00"},
+    )
+    run.expect(answer, 302, "caisse clôturée")
+    run.after_till_close(site, counted)
+
+
+def at_home(run, family: Client, member_id: int, day: datetime.date, rng: random.Random) -> None:
+    """A family at home: its account, a search, a hold on a game that is out, a renewal, its calendar."""
+    account = family.page("compte", "/compte/")
+    run.expect(account, 200, "compte")
+    word = rng.choice(run.words)
+    run.expect(family.request("recherche (API)", "GET", f"/api/games/?q={word}&ages=8"), 200, "recherche")
+    run.expect(family.request("page /jeux/", "GET", f"/jeux/?q={word}"), 200, "page /jeux/")
+    if rng.random() < 0.5 and (game := run.game_all_out(rng)):
+        answer = family.form("réservation", f"/compte/reserver/{game}/", {}, page="/compte/")
+        run.expect(answer, 302, "réservation")
+        run.count("holds asked")
+    for hold in run.waiting_holds(member_id):
+        if rng.random() < 0.08:
+            answer = family.form(
+                "réservation annulée", f"/compte/reservations/{hold}/annuler/", {}, page="/compte/"
+            )
+            run.expect(answer, 302, "réservation annulée")
+            run.count("holds cancelled")
+    for loan in run.open_loans(member_id, None):
+        if (
+            loan["renewals"] == 0
+            and day <= loan["due_on"] <= day + datetime.timedelta(days=4)
+            and rng.random() < 0.3
+        ):
+            answer = family.form(
+                "prolongation (famille)", f"/compte/prets/{loan['id']}/prolonger/", {}, page="/compte/"
+            )
+            run.expect(answer, 302, "prolongation (famille)")
+            run.count("renewals asked by families")
+    token = run.calendar_token(member_id)
+    if not token:
+        answer = family.form("calendrier créé", "/compte/calendrier/", {"action": "renew"}, page="/compte/")
+        run.expect(answer, 302, "calendrier créé")
+    elif rng.random() < 0.3:
+        run.expect(
+            family.request("flux calendrier", "GET", f"/compte/calendrier/{token}.ics"),
+            200,
+            "flux calendrier",
+        )
