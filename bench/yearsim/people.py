@@ -72,6 +72,15 @@ def _bring_back_pieces(run, clerk: Client, member_id: int, rng: random.Random) -
             )
             run.expect(answer, 302, "pièce rapportée")
             run.count("pieces brought back")
+            _credit_back(run, clerk, member_id)
+
+
+def _credit_back(run, clerk: Client, member_id: int) -> None:
+    """A piece brought back credits back its charge: the book learns it from the family's entries."""
+    entries = clerk.api("écritures", "GET", f"/api/ledger/?member={member_id}&kind=missing_piece").json()
+    for entry in entries["results"]:
+        if entry["reverses"] and run.first_seen(entry["id"]):
+            run.book_add(member_id, Decimal(entry["balance_change"]))
 
 
 def _renew_membership(run, clerk: Client, member_id: int, site: int) -> None:

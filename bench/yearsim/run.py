@@ -48,6 +48,7 @@ class Run:
         self.words = WORDS
         self.lost_copies: list[int] = []
         self.reasons: dict[str, str] = {}
+        self.seen_entries: set[int] = set()
         self.stocktakes: dict[int, dict] = {}
         self.deposits: dict[int, Decimal] = defaultdict(Decimal)
         self.server_environment: dict[str, str] = {}
@@ -71,6 +72,12 @@ class Run:
     def book_owed(self, member: int) -> Decimal:
         with self.lock:
             return self.book[member]
+
+    def first_seen(self, entry: int) -> bool:
+        with self.lock:
+            new = entry not in self.seen_entries
+            self.seen_entries.add(entry)
+            return new
 
     def cash_add(self, site: int, amount: Decimal) -> None:
         with self.lock:
