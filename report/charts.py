@@ -9,15 +9,15 @@ from dataclasses import dataclass
 
 from .registry import Table
 
-WIDTH = 640
-LABEL_WIDTH = 190
+WIDTH = 680
+LABEL_WIDTH = 240
 VALUE_WIDTH = 50
 BAR = 14
 SERIES_GAP = 2
 ROW_GAP = 8
 LEGEND = 22
 PATTERNS = ["solid", "hatch", "dots", "cross", "empty"]
-LABEL_CHARS = 30
+LABEL_CHARS = 34
 
 
 @dataclass
@@ -52,6 +52,8 @@ def bar_chart(table: Table) -> dict:
         for number, index in enumerate(series)
     ]
     top = LEGEND + 8 if len(series) > 1 else 4
+    # Several series: thinner bars, so that twelve months of three fit on an A4 page with their table.
+    bar = BAR if len(series) == 1 else BAR - 4
     largest = max((row[1 + index] for row in table.rows for index in series), default=0) or 1
     plot = WIDTH - LABEL_WIDTH - VALUE_WIDTH
     rows = []
@@ -60,12 +62,12 @@ def bar_chart(table: Table) -> dict:
         bars = []
         for number, index in enumerate(series):
             value = row[1 + index]
-            bar_y = y + number * (BAR + SERIES_GAP)
+            bar_y = y + number * (bar + SERIES_GAP)
             bars.append(
                 Bar(LABEL_WIDTH, bar_y, round(plot * value / largest, 1), legend[number]["pattern"], value)
             )
-        rows.append(Row(_short(str(row[0])), y + (len(series) * (BAR + SERIES_GAP)) // 2, bars))
-        y += len(series) * (BAR + SERIES_GAP) + ROW_GAP
+        rows.append(Row(_short(str(row[0])), y + (len(series) * (bar + SERIES_GAP)) // 2, bars))
+        y += len(series) * (bar + SERIES_GAP) + ROW_GAP
     return {
         "width": WIDTH,
         "height": y + 4,
@@ -74,6 +76,6 @@ def bar_chart(table: Table) -> dict:
         "top": top - 2,
         "legend": legend if len(series) > 1 else [],
         "rows": rows,
-        "bar": BAR,
-        "text_dy": BAR - 3,
+        "bar": bar,
+        "text_dy": bar - 2,
     }
