@@ -12,7 +12,9 @@ from catalogue.models import Copy, Location
 from loans import services
 from loans.models import Loan, MissingPiece
 from ludobus.models import OfflineAction
+from ludobus.replay import action_replay
 from onsite.models import Visit
+from tests.axe import serious_violations
 from tests.loan_helpers import make_copy, make_game, make_member, make_membership_type
 
 
@@ -141,3 +143,56 @@ def test_a_tour_with_the_network_cut_lands_once_with_its_conflicts(page, live_se
     assert "c'est le maximum" in conflicts.nth(0).inner_text()
     assert "déjà clôturé" in conflicts.nth(1).inner_text()
     assert "a expiré" in conflicts.nth(2).inner_text()
+
+    # Logging out deletes the tour from the device.
+    assert "ludobus" in page.evaluate("indexedDB.databases().then(found => found.map(db => db.name))")
+    page.click("text=Se déconnecter")
+    page.wait_for_selector("a:has-text('Se connecter')")
+    assert "ludobus" not in page.evaluate("indexedDB.databases().then(found => found.map(db => db.name))")
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_without_network_any_desk_address_opens_the_ludobus_page_kept_by_the_service_worker(
+    page, live_server, staff_user
+):
+    Location.objects.create(name="Ludobus")
+    page.goto(live_server.url + "/comptoir/")
+    page.fill("#id_username", staff_user.username)
+    page.fill("#id_password", staff_user.raw_password)
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    # The desk's pages install the worker; it keeps the ludobus page and takes the tab in hand.
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.goto(live_server.url + "/comptoir/tournee/")
+    page.wait_for_selector("body[data-tour-ready='1']")
+    for _ in range(50):
+        if page.evaluate("!!navigator.serviceWorker.controller"):
+            break
+        page.wait_for_timeout(100)
+    assert page.evaluate("navigator.serviceWorker.controller.scriptURL").endswith("/comptoir/sw.js")
+
+    page.context.set_offline(True)
+    page.goto(live_server.url + "/comptoir/familles/1/")
+    assert page.locator("h1").inner_text() == "Tournée du ludobus"
+    page.wait_for_selector("body[data-tour-ready='1']")
+    expect(page.locator("#tour-network")).to_contain_text("Hors ligne")
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_ludobus_pages_pass_axe(browser, live_server, staff_user):
+    site = Location.objects.create(name="Ludobus")
+    make_member("M0001", "Alex Tartempion", expiry=timezone.localdate() - datetime.timedelta(days=1))
+    on_board(make_game("Quarto", pieces=[(16, "pièces")]), "90468", site)
+    action_replay(
+        staff=staff_user,
+        id="6f1d0a52-5a7e-4c57-9a57-1d0b05b11001",
+        kind="lend",
+        location=site,
+        sequence=1,
+        recorded_at=timezone.now(),
+        payload={"card": "M0001", "barcode": "90468"},
+    )
+    urls = ["/comptoir/tournee/", "/comptoir/tournee/conflits/"]
+    assert serious_violations(browser, urls, base_url=live_server.url, user=staff_user) == {}

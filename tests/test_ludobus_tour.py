@@ -2,13 +2,19 @@
 the desk as an installable web app: its manifest, its service worker, its data cleared at logout."""
 
 import datetime
+import io
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
 from catalogue.models import Location
 from loans import services
+from ludobus.models import OfflineAction
 from tests.loan_helpers import make_copy, make_game, make_member
 
 
@@ -83,3 +89,50 @@ def test_logging_out_asks_the_browser_to_delete_the_tour(client, staff_user):
     client.force_login(staff_user)
     response = client.post(reverse("logout"))
     assert response["Clear-Site-Data"] == '"cache", "storage"'
+
+
+@pytest.mark.django_db
+def test_the_demo_has_a_ludobus_with_copies_on_board_and_a_conflict_to_settle(client, db):
+    call_command("load_demo", "--force", stdout=io.StringIO())
+    call_command("load_demo", "--force", stdout=io.StringIO())  # safe to run again
+    ludobus = Location.objects.get(name="Ludobus")
+    client.force_login(get_user_model().objects.get(username="benevole"))
+    tour = client.get(reverse("ludobus:tour-download", args=[ludobus.pk])).json()
+    assert [copy["barcode"] for copy in tour["copies"]] == [
+        "95001",
+        "95002",
+        "95003",
+        "95004",
+        "95005",
+        "95006",
+    ]
+    assert all(copy["pieces"] for copy in tour["copies"][:3])
+    conflict = OfflineAction.objects.get()
+    assert (conflict.status, conflict.reason_code) == ("conflict", "membership_expired")
+    page = client.get(reverse("ludobus:conflict-list")).content.decode()
+    assert "Dominique Chose" in page and "a expiré" in page
+
+
+def test_a_tours_download_reads_a_fixed_number_of_queries_whatever_its_size(client, staff_user, ludobus):
+    client.force_login(staff_user)
+    url = reverse("ludobus:tour-download", args=[ludobus.pk])
+
+    def grow(serial: int) -> None:
+        game = make_game(f"Jeu {serial}", pieces=[(2, "plateaux"), (30, "cartes")])
+        copy = make_copy(game, f"9{serial:04d}")
+        copy.location = ludobus
+        copy.save()
+        family = make_member(f"M{serial:04d}", f"Famille {serial}")
+        services.loan_create(copy=copy, member=family, staff=staff_user)
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(url).status_code == 200
+        return len(captured)
+
+    grow(1)
+    few = queries()
+    for serial in range(2, 12):
+        grow(serial)
+    assert len(client.get(url).json()["copies"]) == 11
+    assert queries() == few
