@@ -13,9 +13,10 @@ from catalogue.models import Copy, Location
 from loans import services
 from loans.models import Loan, MissingPiece
 from ludobus.models import OfflineAction
+from ludobus.replay import action_replay
 from onsite.models import Session, Visit
 from tests.conftest import text_of
-from tests.loan_helpers import make_copy, make_game, make_member, make_membership_type
+from tests.loan_helpers import make_copy, make_game, make_member, make_membership_type, run_at_once
 
 SYNC = "/comptoir/tournee/envoi/"
 
@@ -250,3 +251,21 @@ def test_only_staff_may_send_or_download_a_tour(client, world, outsider):
 
 def test_the_sync_takes_only_post(client, desk):
     assert client.get(SYNC).status_code == 405
+
+
+@pytest.mark.postgresql
+@pytest.mark.django_db(transaction=True)
+def test_the_same_action_sent_twice_at_once_is_applied_once(world, staff_user):
+    values = {
+        "id": uuid.uuid4(),
+        "kind": "lend",
+        "location": world["site"],
+        "sequence": 1,
+        "recorded_at": timezone.now(),
+        "payload": {"card": "M0001", "barcode": "90461"},
+    }
+    first, second = run_at_once([lambda: action_replay(staff=staff_user, **values)] * 2)
+    assert first.pk == second.pk == values["id"]
+    assert first.status == second.status == "applied"
+    assert Loan.objects.count() == 1
+    assert OfflineAction.objects.count() == 1
