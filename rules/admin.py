@@ -74,7 +74,7 @@ class DeclaredLineInline(LibrarianAccessMixin, admin.TabularInline):
     model = DeclaredLine
     form = DeclaredLineForm
     formset = DeclaredLineFormSet
-    fields = ["position", "label", "key", "points", "sign", "max_units"]
+    fields = ["position", "label", "key", "points", "sign", "max_units", "knocks_out"]
     prepopulated_fields = {"key": ["label"]}
     extra = 3
 
@@ -100,7 +100,7 @@ class DeclaredSheetAdmin(BadInputIs400Mixin, LibrarianAccessMixin, admin.ModelAd
         return super().get_queryset(request).prefetch_related("lines")
 
     def get_fields(self, request, obj=None):
-        return ["page_link", "winning"] if obj is not None else ["game", "winning"]
+        return ["page_link", "winning", "play"] if obj is not None else ["game", "winning", "play"]
 
     def get_changeform_initial_data(self, request):
         # « Déclarer une feuille de score » on a notice's rules page links here with ?game=<id>.

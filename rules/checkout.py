@@ -70,6 +70,8 @@ def print_aids(game: Game, wanted: int, playable: Playability | None = None) -> 
         if setup.is_valid():
             aids.setup = setup
     if "score" in rules.features:
+        if rules.sheet_players.teams:  # a sheet by teams: the fewest teams, each column a team
+            query["players"] = str(rules.sheet_players.minimum)
         choice = SheetChoiceForm(rules, query)
         if choice.ready:
             aids.pad = {

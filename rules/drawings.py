@@ -6,6 +6,7 @@ character), how it looks is drawn here as SVG, in black and white so that it pri
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import segno
@@ -24,6 +25,7 @@ PIECE_WORDS = {
 }
 INK = "#1b1b1b"
 PAPER = "#ffffff"
+QR_CACHED = 1024  # QR codes each process keeps (qr_svg)
 
 
 @dataclass(frozen=True)
@@ -98,9 +100,13 @@ def piece_icon(piece: Piece, css_class: str = "piece") -> SafeString:
     )
 
 
+@functools.lru_cache(maxsize=QR_CACHED)
 def qr_svg(url: str) -> SafeString:
     """A QR code of `url` as inline SVG (segno): black modules on white with the standard quiet zone of
-    4 modules, a viewBox so that the page sets its printed size (the aids print it 24 mm wide)."""
+    4 modules, a viewBox so that the page sets its printed size (the aids print it 24 mm wide).
+
+    Choosing the best of the eight masks is most of a print aid's time: each process keeps the last
+    QR_CACHED codes it drew (a few kilobytes each), so a title's aids printed again draw none."""
     code = segno.make(url, error="m")
     svg = code.svg_inline(scale=1, border=4, dark="#000", light="#fff", omitsize=True)
     return mark_safe(svg.replace("<svg ", '<svg role="img" aria-label="QR code" ', 1))  # noqa: S308

@@ -23,7 +23,8 @@ from django import forms
 from django.forms.boundfield import BoundField
 from django.forms.utils import flatatt
 from django.utils.functional import cached_property
-from django.utils.html import format_html_join
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 
 from .engine import MISSING, Boolean, Choice, Field, Group, Integer, ListOf
@@ -54,7 +55,8 @@ class PathBoundField(BoundField):
 
 
 class Attributes:
-    """Flatten the attributes after name, id and value in Python: a sheet draws dozens of inputs."""
+    """Name, id and value first, then the other attributes, written out in Python (as
+    templates/rules/widgets/input.html would): a sheet draws dozens of inputs."""
 
     template_name = "rules/widgets/input.html"
 
@@ -63,6 +65,19 @@ class Attributes:
         widget = context["widget"]
         widget["more_attrs"] = flatatt({key: item for key, item in widget["attrs"].items() if key != "id"})
         return context
+
+    def _render(self, template_name: str, context: dict, renderer=None) -> SafeString:
+        if template_name != Attributes.template_name:
+            return super()._render(template_name, context, renderer)
+        widget = context["widget"]
+        return format_html(
+            '<input type="{}" name="{}"{}{}{}>',
+            widget["type"],
+            widget["name"],
+            format_html(' id="{}"', widget["attrs"]["id"]) if widget["attrs"].get("id") else "",
+            format_html(' value="{}"', str(widget["value"])) if widget["value"] is not None else "",
+            widget["more_attrs"],
+        )
 
 
 class NumberInput(Attributes, forms.NumberInput):
@@ -74,6 +89,10 @@ class TextInput(Attributes, forms.TextInput):
 
 
 class CheckboxInput(Attributes, forms.CheckboxInput):
+    pass
+
+
+class HiddenInput(Attributes, forms.HiddenInput):
     pass
 
 
@@ -94,6 +113,16 @@ class Select(Attributes, forms.Select):
             ),
         )
         return context
+
+    def _render(self, template_name: str, context: dict, renderer=None) -> SafeString:
+        widget = context["widget"]
+        return format_html(
+            '<select name="{}"{}{}>{}</select>',
+            widget["name"],
+            format_html(' id="{}"', widget["attrs"]["id"]) if widget["attrs"].get("id") else "",
+            widget["more_attrs"],
+            widget["options"],
+        )
 
 
 class Checkboxes(forms.CheckboxSelectMultiple):
@@ -195,7 +224,7 @@ class JSONInput(Unchecked, forms.Field):
 class RowCountInput(forms.IntegerField):
     """How many rows of a list are drawn (`<list>._slots`): always what the form draws, whatever was posted."""
 
-    widget = forms.HiddenInput
+    widget = HiddenInput
 
     def bound_data(self, data: Any, initial: Any) -> Any:
         return initial

@@ -18,7 +18,7 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from .engine import Field, GameRules, Group, InvalidInput, join_path
+from .engine import Field, GameRules, Group, InvalidInput, PlayerRange, join_path
 from .fields import (
     Checkboxes,
     ChoiceInput,
@@ -36,14 +36,16 @@ MAX_SHEET_PLAYERS = 12  # columns of an online sheet for games with no maximum (
 OMIT = object()  # a blank input the request leaves out, so that the engine applies its default
 
 
-def default_players(game: GameRules) -> int:
-    high = game.players.maximum or MAX_SHEET_PLAYERS
-    return min(max(DEFAULT_PLAYERS, game.players.minimum), high)
+def default_players(game: GameRules, within: PlayerRange | None = None) -> int:
+    within = within or game.players
+    high = within.maximum or MAX_SHEET_PLAYERS
+    return min(max(DEFAULT_PLAYERS, within.minimum), high)
 
 
-def most_players(game: GameRules) -> int:
+def most_players(game: GameRules, within: PlayerRange | None = None) -> int:
     """The largest table a page draws: the game's maximum, capped for games without one."""
-    return min(game.players.maximum or MAX_SHEET_PLAYERS, MAX_SHEET_PLAYERS)
+    within = within or game.players
+    return min(within.maximum or MAX_SHEET_PLAYERS, MAX_SHEET_PLAYERS)
 
 
 def chosen_variants(data) -> list[str]:
@@ -147,11 +149,15 @@ class DeclaredForm(forms.Form):
         return (OMIT, True) if value is None or value == "" else (value, False)
 
 
-def players_field(game: GameRules) -> ChoiceInput:
-    """The number of players: a select over the game's range (the engine says why a number does not fit)."""
-    counts = [(str(count), str(count)) for count in range(game.players.minimum, most_players(game) + 1)]
+def players_field(game: GameRules, within: PlayerRange | None = None) -> ChoiceInput:
+    """The number of players (or of teams): a select over the range (the engine says why a number does not fit)."""
+    within = within or game.players
+    counts = [(str(count), str(count)) for count in range(within.minimum, most_players(game, within) + 1)]
     return ChoiceInput(
-        label=_("Nombre de joueurs"), choices=counts, required=False, initial=default_players(game)
+        label=_("Nombre d'équipes") if within.teams else _("Nombre de joueurs"),
+        choices=counts,
+        required=False,
+        initial=default_players(game, within),
     )
 
 
@@ -174,10 +180,12 @@ class TableForm(DeclaredForm):
     Without `players` in the query it stands for the default table, which it computes like any other.
     """
 
+    within: PlayerRange | None = None  # the range of the select: the game's players unless said otherwise
+
     def __init__(self, game: GameRules, data=None, *, options: tuple[Field, ...] = ()):
         self.asked = data is not None and "players" in data
         super().__init__(game, data if self.asked else None)
-        self.fields["players"] = players_field(game)
+        self.fields["players"] = players_field(game, self.within)
         if game.variants:
             self.fields["variants"] = variants_field(game)
         self.options = [option.name for option in options]
@@ -196,9 +204,13 @@ class SheetChoiceForm(TableForm):
 
     count, variant_set, refusal = 0, frozenset(), ""
 
+    def __init__(self, game: GameRules, data=None):
+        self.within = game.sheet_players  # its columns: the players, or the teams
+        super().__init__(game, data)
+
     def run(self) -> None:
         errors: dict = {}
-        count = self.game.clean_players_count(self.data.get("players"), errors)
+        count = self.game.clean_players_count(self.data.get("players"), errors, self.within)
         variants = self.game.clean_variants(self.chosen, errors)
         if errors:
             raise InvalidInput(errors)

@@ -12,6 +12,8 @@ from django.utils.functional import cached_property
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
+from ludotheque.prepared import UNUSED_ID, PreparedRead
+
 from .pages.bounds import bounded_sections
 from .pages.markup import Section, split_sections
 
@@ -97,8 +99,8 @@ class RulePage(models.Model):
 
     @cached_property
     def current_revision(self) -> "Revision | None":
-        """The revision with the highest number: what the page shows."""
-        return self.revisions.order_by("-number").first()
+        """The revision with the highest number: what the page shows (a prepared read)."""
+        return next(iter(_CURRENT_REVISION.queryset(self.pk)), None)
 
 
 class RevisionQuerySet(models.QuerySet):
@@ -110,6 +112,14 @@ class RevisionQuerySet(models.QuerySet):
         """Save a revision with its text rendered once, now: no page, API or history view renders it again."""
         fields.setdefault("sections", rendered_sections(fields.get("content", "")))
         return super().create(**fields)
+
+
+# A page's current revision, by the page's id (RulePage.current_revision; ludotheque/prepared.py).
+_CURRENT_REVISION = PreparedRead(
+    "rules page's current revision",
+    lambda page: Revision.objects.filter(page_id=page).order_by("-number")[:1],
+    UNUSED_ID,
+)
 
 
 def rendered_sections(content: str) -> list[dict]:
@@ -257,6 +267,18 @@ class DeclaredSheet(models.Model):
     winning = models.CharField(
         _("le total qui gagne"), max_length=10, choices=Winning, default=Winning.HIGHEST
     )
+    # How the sheet is won when it is not each player for themselves: together, by teams, by sides
+    # (rules/engine/declared_play.py reads and checks it; docs/declared-rules.md, `score.play`).
+    play = models.JSONField(
+        _("façon de gagner"),
+        default=dict,
+        blank=True,
+        help_text=_(
+            "Vide : chacun pour soi. Sinon, au format de docs/declared-rules.md : "
+            '{"mode": "together", "win_at": 4}, {"mode": "teams", "teams": {"min": 2, "max": 2}} '
+            'ou {"mode": "sides", "roles": […], "sides": […]}.'
+        ),
+    )
     updated_at = models.DateTimeField(_("modifiée le"), auto_now=True)
 
     objects = DeclaredSheetQuerySet.as_manager()
@@ -322,6 +344,16 @@ class DeclaredLine(models.Model):
         validators=[MinValueValidator(1), MaxValueValidator(LINE_UNITS_MAX)],
         help_text=_("Facultatif : 1 pour un bonus qu'on a ou pas."),
     )
+    # A box that, ticked, puts its player (or team) out of the running, or makes the whole table lose
+    # in a game played together (Codenames' assassin, Pandemic's eighth outbreak).
+    knocks_out = models.BooleanField(
+        _("case éliminatoire"),
+        default=False,
+        help_text=_(
+            "Cochée sur la feuille, elle élimine le joueur ou l'équipe ; en coopération, la table perd. "
+            "Elle ne rapporte pas de points (0)."
+        ),
+    )
 
     class Meta:
         ordering = ["sheet_id", "position", "pk"]
@@ -354,6 +386,11 @@ class DeclaredLine(models.Model):
                 condition=Q(max_units__isnull=True) | Q(max_units__gte=1, max_units__lte=LINE_UNITS_MAX),
                 name="rules_declaredline_max_units_range",
                 violation_error_message=_("Le maximum d'unités va de 1 à 9999."),
+            ),
+            models.CheckConstraint(
+                condition=Q(knocks_out=False) | Q(points=0),
+                name="rules_declaredline_knock_out_no_points",
+                violation_error_message=_("Une case éliminatoire ne rapporte pas de points : mettez 0."),
             ),
         ]
 

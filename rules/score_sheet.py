@@ -84,7 +84,10 @@ class ScoreSheetForm(DeclaredForm):
         self.names = []
         for index in range(players):
             name = f"players.{index}.name"
-            label = gettext("Nom du joueur %(number)s") % {"number": index + 1}
+            if game.sheet_players.teams:
+                label = gettext("Nom de l'équipe %(number)s") % {"number": index + 1}
+            else:
+                label = gettext("Nom du joueur %(number)s") % {"number": index + 1}
             self.fields[name] = name_field(label, self.player_name(index))
             self.names.append(name)
             self.containers.add(f"players.{index}")
@@ -104,6 +107,8 @@ class ScoreSheetForm(DeclaredForm):
         return [self[name] for name in self.names]
 
     def player_name(self, index: int) -> str:
+        if self.game.sheet_players.teams:
+            return gettext("Équipe %(number)s") % {"number": index + 1}
         return gettext("Joueur %(number)s") % {"number": index + 1}
 
     def _rows(

@@ -33,7 +33,11 @@ def game_rules(slug: str) -> GameRules | None:
     if coded is not None:
         return coded
     # One query: the page, its notice and its declarations, read by both kinds of sheet.
-    page = declared_page(slug)
+    return page_rules(declared_page(slug))
+
+
+def page_rules(page: RulePage | None) -> GameRules | None:
+    """The declared or default rules of a page read by `declared_page()` (not a coded game's)."""
     if page is None:
         return None
     declared = DeclaredRules.from_page(page)

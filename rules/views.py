@@ -16,6 +16,7 @@ from ludotheque.api import RulesThrottle
 
 from .boards import board_links, check_form
 from .coverage import coverage
+from .declared.sheets import declared_page
 from .default_sheet import DefaultRules
 from .drawings import PIECE_SET, qr_svg, quarto_sprite
 from .engine import GameRules
@@ -26,7 +27,7 @@ from .pages.generate import coded_pages_by_title, rule_page_for
 from .pages.markup import SectionKind
 from .score_sheet import PAD_SLOTS, ScoreSheetForm
 from .serializers import ScoreResultSerializer, score_data
-from .services import game_rules, render_text, translate
+from .services import game_rules, page_rules, render_text, translate
 
 INDEX_PER_PAGE = 50
 CODED_SLUGS = [rules.slug for rules in all_games()]
@@ -74,8 +75,8 @@ def _with_notice() -> Prefetch:
 
 
 def _game_context(rules: GameRules, slug: str) -> dict:
-    """What every page about a game shows in its heading."""
-    page = RulePage.objects.filter(slug=slug).only("slug", "title").first()
+    """What every page about a game shows in its heading (a page's title: a declared sheet's own)."""
+    page = RulePage.objects.filter(slug=slug).only("slug", "title").first() if get_game(slug) else None
     return {
         "rules": rules,
         "slug": slug,
@@ -171,8 +172,12 @@ def _place_tools(sections: list, tools: dict) -> tuple[list[dict], list[str]]:
 
 @require_GET
 def page_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    page = RulePage.objects.prefetch_related(_with_notice()).filter(slug=slug).first()
-    rules = game_rules(slug)
+    coded = get_game(slug)
+    if coded is None:
+        page = declared_page(slug)  # one query: the page, its notice and its declarations
+        rules = page_rules(page)
+    else:
+        page, rules = RulePage.objects.prefetch_related(_with_notice()).filter(slug=slug).first(), coded
     if page is None and rules is None:
         # A catalogued title whose page was not made yet (written behind the catalogue's back): made now.
         game = Game.objects.filter(slug=slug).first()

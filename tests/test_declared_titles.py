@@ -289,9 +289,170 @@ def test_a_game_worked_by_hand_scores_the_same_through_the_api(db, slug, players
     assert result["winners"] == winners
 
 
+def score_body(slug: str, body: dict) -> dict:
+    response = Client().post(
+        reverse("rules-score", args=[slug]), json.dumps(body), content_type="application/json"
+    )
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+# Titles won together, by teams or by sides (score.play): the sheet's columns, the lines written once
+# for the table, or each player's role.
+PLAYED_TOGETHER_OR_IN_TEAMS = {"hanabi", "pandemic", "codenames", "time-s-up", "bang"}
+
+
+def test_hanabi_the_table_shares_the_sum_of_its_highest_cards(db):
+    # Hanabi, Les XII Singes (2010), décompte: the score is the sum of the highest card laid in each of
+    # the five colours, for the whole team. White up to 4, blue 3, green 5, yellow 2, red 4: 18.
+    result = score_body(
+        title("hanabi"),
+        {
+            "players": [{"name": "Alice"}, {"name": "Bruno"}, {"name": "Claire"}],
+            "white": 4,
+            "blue": 3,
+            "green": 5,
+            "yellow": 2,
+            "red": 4,
+        },
+    )
+    assert {player["name"]: player["total"] for player in result["players"]} == {
+        "Alice": 18,
+        "Bruno": 18,
+        "Claire": 18,
+    }
+    assert result["winners"] == ["Alice", "Bruno", "Claire"]
+    assert result["explanation"] == "Toute la table marque 18 points."
+
+
+def test_pandemic_all_win_with_four_cures_and_all_lose_at_the_eighth_outbreak(db):
+    # Pandemic, Z-Man Games (2013), fin de partie: the players win together as soon as the 4 cures are
+    # discovered; they all lose at the 8th outbreak, when a colour's cubes run out or the player deck does.
+    slug = title("pandemic")
+    players = [{"name": "Alice"}, {"name": "Bruno"}]
+    won = score_body(slug, {"players": players, "cures": 4})
+    assert won["winners"] == ["Alice", "Bruno"]
+    assert won["explanation"] == "Toute la table gagne la partie avec 4 points."
+    lost = score_body(slug, {"players": players, "cures": 3, "outbreaks": True})
+    assert lost["winners"] == []
+    assert lost["explanation"] == "La table perd la partie : 8e éclosion."
+    short = score_body(slug, {"players": players, "cures": 2})
+    assert short["winners"] == []
+
+
+def test_codenames_the_team_that_finds_all_its_agents_wins_unless_it_touched_the_assassin(db):
+    # Codenames, Czech Games Edition (2015), fin de partie: the first team whose agents are all found wins
+    # (the starting team has 9, the other 8); a team that points to the assassin loses at once.
+    slug = title("codenames")
+    done = score_body(
+        slug, {"players": [{"name": "Rouges", "agents_left": 0}, {"name": "Bleus", "agents_left": 3}]}
+    )
+    assert done["winners"] == ["Rouges"]
+    assassin = score_body(
+        slug,
+        {
+            "players": [
+                {"name": "Rouges", "agents_left": 2, "assassin": True},
+                {"name": "Bleus", "agents_left": 5},
+            ]
+        },
+    )
+    assert assassin["winners"] == ["Bleus"]
+    assert [player["eliminated"] for player in assassin["players"]] == [True, False]
+
+
+def test_time_s_up_the_team_with_most_cards_over_three_rounds_wins(db):
+    # Time's Up!, Repos Production, décompte: 1 point per card found, the 40 cards of each of the three
+    # rounds shared between the teams; the most points over the three rounds wins.
+    # Team 1: 22 + 19 + 23 = 64; team 2: 18 + 21 + 17 = 56.
+    result = score_body(
+        title("time-s-up"),
+        {
+            "players": [
+                {"name": "Équipe des As", "round_1": 22, "round_2": 19, "round_3": 23},
+                {"name": "Les Mimes", "round_1": 18, "round_2": 21, "round_3": 17},
+            ]
+        },
+    )
+    assert {player["name"]: player["total"] for player in result["players"]} == {
+        "Équipe des As": 64,
+        "Les Mimes": 56,
+    }
+    assert result["winners"] == ["Équipe des As"]
+
+
+def test_bang_the_side_whose_condition_holds_wins_with_its_dead(db):
+    # Bang!, dV Giochi (2002), but du jeu. At 5: a Sheriff, a Deputy, 2 Outlaws, a Renegade. The Outlaws
+    # and the Renegade all out: the Sheriff and his Deputy win, the Deputy although shot.
+    slug = title("bang")
+
+    def table(*dealt):
+        return {"players": [{"name": name, "role": role, "out": out} for name, role, out in dealt]}
+
+    law = score_body(
+        slug,
+        table(
+            ("Alice", "sheriff", False),
+            ("Bruno", "deputy", True),
+            ("Claire", "outlaw", True),
+            ("David", "outlaw", True),
+            ("Emma", "renegade", True),
+        ),
+    )
+    assert law["winners"] == ["Alice", "Bruno"]
+    # The Sheriff shot while an Outlaw is still in: the Outlaws win, both of them.
+    outlaws = score_body(
+        slug,
+        table(
+            ("Alice", "sheriff", True),
+            ("Bruno", "deputy", True),
+            ("Claire", "outlaw", False),
+            ("David", "outlaw", True),
+            ("Emma", "renegade", False),
+        ),
+    )
+    assert outlaws["winners"] == ["Claire", "David"]
+    # The Renegade last in, the Sheriff shot last: the Renegade alone wins.
+    renegade = score_body(
+        slug,
+        table(
+            ("Alice", "sheriff", True),
+            ("Bruno", "outlaw", True),
+            ("Claire", "outlaw", True),
+            ("David", "renegade", False),
+        ),
+    )
+    assert renegade["winners"] == ["David"]
+
+
+def test_bang_refuses_a_deal_that_is_not_the_rule_s_and_a_game_still_going_on(db):
+    slug = title("bang")
+    url = reverse("rules-score", args=[slug])
+    four_outlaws = {
+        "players": [
+            {"name": name, "role": role, "out": False}
+            for name, role in [("A", "sheriff"), ("B", "outlaw"), ("C", "outlaw"), ("D", "outlaw")]
+        ]
+    }
+    response = Client().post(url, json.dumps(four_outlaws), content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["players"] == [
+        "À 4 joueurs, les rôles sont : 1 × Shérif, 2 × Hors-la-loi, 1 × Renégat."
+    ]
+    going_on = {
+        "players": [
+            {"name": name, "role": role, "out": False}
+            for name, role in [("A", "sheriff"), ("B", "outlaw"), ("C", "outlaw"), ("D", "renegade")]
+        ]
+    }
+    response = Client().post(url, json.dumps(going_on), content_type="application/json")
+    assert response.status_code == 400
+    assert "Aucun camp n'a encore gagné" in response.json()["players"][0]
+
+
 def test_every_title_with_a_score_sheet_has_a_worked_example():
     scored = {path.stem for path in FILES if "score" in json.loads(path.read_text())}
-    assert scored == {example[0] for example in EXAMPLES}
+    assert scored == {example[0] for example in EXAMPLES} | PLAYED_TOGETHER_OR_IN_TEAMS
 
 
 # --- setups at two player counts, from the published rules ---------------------------------------------
@@ -366,16 +527,6 @@ def test_love_letter_sets_aside_four_cards_at_two_and_one_at_three(db):
     two, three = setup(slug, 2)["values"], setup(slug, 3)["values"]
     assert (two["cards_removed"], two["tokens_to_win"]) == (4, "7")
     assert (three["cards_removed"], three["tokens_to_win"]) == (1, "5")
-
-
-@pytest.mark.parametrize("slug", ["codenames", "time-s-up", "hanabi", "pandemic", "bang"])
-def test_a_title_won_by_a_team_or_together_keeps_the_sheet_by_rounds(db, slug):
-    # Their rules decide the game by a team's or the table's outcome, not by each player's total: the
-    # declared sheet (lines per player) cannot say it (docs: the format's limits), so the file declares
-    # none and the page keeps the default sheet, one row per round.
-    page_slug = title(slug)
-    assert game_rules(page_slug).features == ["setup", "score"]
-    assert [line.slug for line in game_rules(page_slug).lines(frozenset())] == ["rounds"]
 
 
 def test_the_demo_shows_declared_titles_in_the_catalogue_with_their_rules_page(db, client):

@@ -90,7 +90,7 @@ def notice_for(data: dict, path: Path) -> Game:
 
 
 def _sheet_lines(score: Any) -> tuple[list[LineDeclaration], list[tuple[str, str]], str]:
-    if not isinstance(score, dict) or not isinstance(score.get("lines"), list):
+    if not isinstance(score, dict) or not isinstance(score.get("lines", []), list):
         raise _refuse("« score » : un objet avec « lines »")
     lines = [
         LineDeclaration(
@@ -99,8 +99,9 @@ def _sheet_lines(score: Any) -> tuple[list[LineDeclaration], list[tuple[str, str
             points=line.get("points", 1),
             sign=Sign.MINUS if line.get("sign") == "-" else Sign.PLUS,
             max_units=line.get("max_units"),
+            knocks_out=line.get("knocks_out") is True,
         )
-        for line in score["lines"]
+        for line in score.get("lines", [])
         if isinstance(line, dict)
     ]
     tie_breaks = [
@@ -125,7 +126,9 @@ def declared_file_load(path: Path, *, replace: bool = False) -> tuple[str, bool]
     if "score" in data:
         if not DeclaredSheet.objects.filter(page__game=game).exists():
             lines, tie_breaks, winning = _sheet_lines(data["score"])
-            declared_sheet_create(game=game, lines=lines, tie_breaks=tie_breaks, winning=winning)
+            declared_sheet_create(
+                game=game, lines=lines, tie_breaks=tie_breaks, winning=winning, play=data["score"].get("play")
+            )
             written = True
     return game.rules_page.slug if hasattr(game, "rules_page") else game.slug, written
 

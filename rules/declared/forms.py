@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from catalogue.models import Game
 from rules.models import DeclaredLine, DeclaredSetup, DeclaredSheet, DeclaredTieBreaker
 
+from .play import check_play, check_play_lines
 from .setups import check_setup, setup_refusal
 from .sheets import sheet_refusal
 
@@ -36,7 +37,7 @@ class DeclaredSheetForm(forms.ModelForm):
 
     class Meta:
         model = DeclaredSheet
-        fields = ["winning"]
+        fields = ["winning", "play"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -50,11 +51,22 @@ class DeclaredSheetForm(forms.ModelForm):
             raise refusal
         return game
 
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        game = cleaned.get("game") if self.instance.pk is None else self.instance.page.game
+        if "play" in cleaned and (self.instance.pk is not None or game is not None):
+            try:
+                # Checked with its lines by DeclaredLineFormSet, which reads it here.
+                self.instance.checked_play = check_play(cleaned["play"] or {}, game)
+            except ValidationError as error:
+                self.add_error("play", error)
+        return cleaned
+
 
 class DeclaredLineForm(forms.ModelForm):
     class Meta:
         model = DeclaredLine
-        fields = ["position", "label", "key", "points", "sign", "max_units"]
+        fields = ["position", "label", "key", "points", "sign", "max_units", "knocks_out"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -77,9 +89,23 @@ def key_from_label(label: str) -> str:
 class DeclaredLineFormSet(BaseInlineFormSet):
     def clean(self) -> None:
         super().clean()
-        kept = [form for form in self.forms if form.cleaned_data and not self._should_delete_form(form)]
-        if not kept:
-            raise ValidationError(_("Une feuille de score a au moins une ligne."), code="no_lines")
+        kept = [
+            form.cleaned_data
+            for form in self.forms
+            if form.cleaned_data and not self._should_delete_form(form)
+        ]
+        try:
+            # The sheet's form has read its posted way of winning into the instance (checked there).
+            play = check_play(
+                self.instance.play or {}, self.instance.page.game if self.instance.page_id else None
+            )
+        except ValidationError:
+            play = None
+        if play is None:
+            if not kept:
+                raise ValidationError(_("Une feuille de score a au moins une ligne."), code="no_lines")
+            return
+        check_play_lines(play, kept)
 
 
 def posted_line_keys(data, prefix: str = LINES_PREFIX) -> dict[str, str]:

@@ -19,24 +19,39 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import OuterRef, Q, Subquery, prefetch_related_objects
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from catalogue.models import Game
+from ludotheque.prepared import PreparedRead
 from rules.engine import (
+    Boolean,
+    Choice,
     Criterion,
+    Errors,
+    Field,
     GameRules,
     Integer,
     InvalidInput,
     Line,
     PlayerRange,
+    Ranking,
     ScoredPlayer,
     ScoreSheet,
     Setup,
     SetupResult,
+    add_error,
 )
 from rules.engine.declared import SetupDeclaration, parse_setup
+from rules.engine.declared_play import (
+    Play,
+    parse_play,
+    role_choices,
+    sides_ranking,
+    sides_refusal,
+    together_ranking,
+)
 from rules.games import all_games, get_game
 from rules.models import (
     LINE_UNITS_MAX,
@@ -64,6 +79,7 @@ class DeclaredLineRule:
     points: int
     sign: int  # +1 or −1
     max_units: int | None
+    knocks_out: bool = False  # a box that puts its column out (the table loses, played together)
 
     def points_for(self, units: int) -> int:
         return units * self.points * self.sign
@@ -90,6 +106,7 @@ class DeclaredRules(GameRules):
         tie_breaks: tuple[DeclaredTieBreakRule, ...] = (),
         setup: SetupDeclaration | None = None,
         sources: tuple[str, ...] = (),
+        play: Play | None = None,
     ):
         self.slug = slug
         self.title = title
@@ -101,13 +118,20 @@ class DeclaredRules(GameRules):
         self.variants = setup.variants if setup is not None else ()
         # Where the declared numbers come from (the publisher's rule book and its sections), one per line.
         self.sources = sources
+        self.play = play or Play()  # how the sheet is won: each for themselves, together, by teams, by sides
 
     @property
     def features(self) -> list[str]:
         return [
             *(["setup"] if self.declared_setup is not None else []),
-            *(["score"] if self.declared_lines else []),
+            *(["score"] if self.declared_lines or self.play.mode == "sides" else []),
         ]
+
+    @property
+    def sheet_players(self) -> PlayerRange:
+        if self.play.teams is not None:
+            return PlayerRange(self.play.teams.minimum, self.play.teams.maximum, teams=True)
+        return self.players
 
     def setup(self, setup: Setup) -> SetupResult:
         return self.declared_setup.result(setup.players, setup.variants)
@@ -127,6 +151,7 @@ class DeclaredRules(GameRules):
                 points=line.points,
                 sign=-1 if line.sign == Sign.MINUS else 1,
                 max_units=line.max_units,
+                knocks_out=line.knocks_out,
             )
             for line in (sheet.lines.all() if sheet else ())
         )
@@ -149,14 +174,17 @@ class DeclaredRules(GameRules):
             sources=tuple(line.strip() for line in stored.sources.splitlines() if line.strip())
             if stored
             else (),
+            play=stored_play(sheet, players),
         )
 
     # The labels are the librarian's French words; the words around them are rendered now, in the
     # request's language (this object lives for one request).
 
-    def player_fields(self, variants: frozenset[str]) -> tuple[Integer, ...]:
+    def _line_fields(self) -> tuple[Field, ...]:
         return tuple(
-            Integer(
+            Boolean(line.key, line.label, help=gettext("Cochée : hors course."))
+            if line.knocks_out
+            else Integer(
                 line.key,
                 line.label,
                 default=0,
@@ -167,8 +195,23 @@ class DeclaredRules(GameRules):
             for line in self.declared_lines
         )
 
+    def player_fields(self, variants: frozenset[str]) -> tuple[Field, ...]:
+        if self.play.mode == "sides":
+            return (
+                Choice("role", gettext("Rôle"), choices=role_choices(self.play)),
+                Boolean("out", gettext("Éliminé")),
+            )
+        return () if self.play.mode == "together" else self._line_fields()
+
+    def shared_fields(self, variants: frozenset[str]) -> tuple[Field, ...]:
+        return self._line_fields() if self.play.mode == "together" else ()
+
     def lines(self, variants: frozenset[str]) -> tuple[Line, ...]:
-        return tuple(Line(line.key, f"{line.label} ({points_factor(line)})") for line in self.declared_lines)
+        return tuple(
+            Line(line.key, f"{line.label} ({points_factor(line)})")
+            for line in self.declared_lines
+            if not line.knocks_out
+        )
 
     def tie_breakers(self, variants: frozenset[str]) -> tuple[Criterion, ...]:
         return tuple(
@@ -182,7 +225,35 @@ class DeclaredRules(GameRules):
         )
 
     def breakdown(self, player: Mapping[str, Any], sheet: ScoreSheet) -> dict[str, int]:
-        return {line.key: line.points_for(player[line.key]) for line in self.declared_lines}
+        written = sheet.shared if self.play.mode == "together" else player
+        return {
+            line.key: line.points_for(written[line.key])
+            for line in self.declared_lines
+            if not line.knocks_out
+        }
+
+    def eliminated(self, player: Mapping[str, Any], sheet: ScoreSheet) -> bool:
+        if self.play.mode == "sides":
+            return player["out"]
+        written = sheet.shared if self.play.mode == "together" else player
+        return any(written[line.key] for line in self.declared_lines if line.knocks_out)
+
+    def validate_sheet(self, sheet: ScoreSheet, errors: Errors) -> None:
+        if self.play.mode != "sides":
+            return
+        refusal = sides_refusal(self.play, [(player["role"], player["out"]) for player in sheet.players])
+        if refusal is not None:
+            add_error(errors, "players", refusal)
+
+    def ranking(self, scored: list[ScoredPlayer], sheet: ScoreSheet) -> Ranking:
+        if self.play.mode == "together":
+            lost_by = [
+                line.label for line in self.declared_lines if line.knocks_out and sheet.shared[line.key]
+            ]
+            return together_ranking(scored, self.play, lost_by)
+        if self.play.mode == "sides":
+            return sides_ranking(scored, self.play)
+        return super().ranking(scored, sheet)
 
 
 def _units_of(key: str):
@@ -228,6 +299,14 @@ def notice_players(notice: Game | None) -> PlayerRange:
     return PlayerRange(low, high if high is None or high >= low else low)
 
 
+def stored_play(sheet: DeclaredSheet | None, players: PlayerRange) -> Play:
+    """A saved sheet's way of winning, read again (each for themselves if the notice's range changed under it)."""
+    try:
+        return parse_play(sheet.play, players) if sheet is not None else Play()
+    except InvalidInput:
+        return Play()
+
+
 def stored_setup(stored: DeclaredSetup, players: PlayerRange) -> SetupDeclaration | None:
     """A saved declaration, read again; None when the notice's range changed under it (no count for a new count)."""
     try:
@@ -242,9 +321,34 @@ def _with_declarations():
     )
 
 
+def _page_read(slug: str):
+    """A page by its slug, with its notice, the notice's copies and those available, and its declarations."""
+    notice = Game.objects.with_availability().filter(pk=OuterRef("game_id"))
+    return (
+        RulePage.objects.filter(slug=slug)
+        .select_related("game", "declared_sheet", "declared_setup")
+        .annotate(
+            notice_copies=Subquery(notice.values("copies_count")[:1]),
+            notice_available=Subquery(notice.values("available_count")[:1]),
+        )
+    )
+
+
+# The busiest read of the rules pages, sheets and pads, prepared once per connection (ludotheque/prepared.py).
+_PAGE = PreparedRead("rules page with its notice and declarations", _page_read, "prepared rules page slug")
+
+
 def declared_page(slug: str) -> RulePage | None:
-    """The page with this slug, with its notice and declarations (what DeclaredRules.from_page reads)."""
-    return _with_declarations().filter(slug=slug).first()
+    """The page with this slug, with its notice (`copies_count`, `available_count`) and declarations
+    (what DeclaredRules.from_page reads): one query, and two more for a declared sheet's lines."""
+    page = next(iter(_PAGE.queryset(slug)), None)
+    if page is None:
+        return None
+    if page.game is not None:
+        page.game.copies_count, page.game.available_count = page.notice_copies, page.notice_available
+    if getattr(page, "declared_sheet", None) is not None:
+        prefetch_related_objects([page], "declared_sheet__lines", "declared_sheet__tie_breakers__line")
+    return page
 
 
 def declared_rules(slug: str) -> DeclaredRules | None:
@@ -329,6 +433,7 @@ class LineDeclaration:
     points: int = 1
     sign: str = Sign.PLUS
     max_units: int | None = None
+    knocks_out: bool = False
 
 
 @transaction.atomic
@@ -338,12 +443,18 @@ def declared_sheet_create(
     lines: Sequence[LineDeclaration],
     tie_breaks: Sequence[tuple[str, str]] = (),
     winning: str = Winning.HIGHEST,
+    play: Mapping[str, Any] | None = None,
     author=None,
 ) -> DeclaredSheet:
-    """Give a notice a declared sheet: its page (created if need be), the lines, the tie-breakers `(key, winning)`."""
-    if not lines:
-        raise ValidationError(_("Une feuille de score a au moins une ligne."), code="no_lines")
-    sheet = DeclaredSheet(page=declared_sheet_page(game=game, author=author), winning=winning)
+    """Give a notice a declared sheet: its page (created if need be), the lines, the tie-breakers `(key, winning)`,
+    and how it is won (`play`, docs/declared-rules.md), checked with its lines (rules/declared/play.py)."""
+    from .play import check_play, check_play_lines
+
+    checked = check_play(play or {}, game)
+    check_play_lines(checked, [line.__dict__ for line in lines])
+    sheet = DeclaredSheet(
+        page=declared_sheet_page(game=game, author=author), winning=winning, play=play or {}
+    )
     sheet.full_clean()
     sheet.save()
     by_key = {}
@@ -356,6 +467,7 @@ def declared_sheet_create(
             points=line.points,
             sign=line.sign,
             max_units=line.max_units,
+            knocks_out=line.knocks_out,
         )
         declared.full_clean()
         declared.save()

@@ -29,6 +29,7 @@ VARIANTS_LIMIT = 20  # no game has half as many: a longer list is not a choice o
 class PlayerRange:
     minimum: int
     maximum: int | None = None  # None: no upper limit in the rule book ("2 joueurs ou plus")
+    teams: bool = False  # a range of teams (a sheet's columns), not of players
 
     @property
     def highest(self) -> int:
@@ -45,6 +46,10 @@ class PlayerRange:
         """Why `count` players cannot play (the rule book's range, or a table over TABLE_LIMIT)."""
         if count is not None and count > TABLE_LIMIT and (self.maximum is None or self.maximum > TABLE_LIMIT):
             return text(_("Le moteur de règles compte au plus %(max)s joueurs par partie."), max=TABLE_LIMIT)
+        if self.teams:
+            if self.maximum == self.minimum:
+                return text(_("Ce jeu se joue à %(min)s équipes exactement."), min=self.minimum)
+            return text(_("Ce jeu se joue de %(min)s à %(max)s équipes."), min=self.minimum, max=self.maximum)
         if self.maximum is None:
             return text(_("Ce jeu se joue à partir de %(min)s joueurs."), min=self.minimum)
         if self.maximum == self.minimum:
@@ -150,6 +155,11 @@ class GameRules:
     highest_total_wins: ClassVar[bool] = True
     rulings: ClassVar[tuple[Text, ...]] = ()  # what the page states where the seed is ambiguous
     check_labels: ClassVar[dict[str, str]] = {}  # French names of the words a check's result uses
+
+    @property
+    def sheet_players(self) -> PlayerRange:
+        """The score sheet's columns: the players, or the teams of a game scored by teams."""
+        return self.players
 
     # --- declarations a game overrides -------------------------------------------------------------
 
@@ -268,7 +278,8 @@ class GameRules:
         self.validate_variants(variants, errors)
         return variants
 
-    def clean_players_count(self, raw: Any, errors: Errors) -> int | None:
+    def clean_players_count(self, raw: Any, errors: Errors, within: PlayerRange | None = None) -> int | None:
+        within = within or self.players
         count = None
         if isinstance(raw, int) and not isinstance(raw, bool):
             count = raw
@@ -278,8 +289,8 @@ class GameRules:
         if count is None:
             add_error(errors, "players", text(_("Indiquez le nombre de joueurs (un nombre entier).")))
             return None
-        if count not in self.players:
-            add_error(errors, "players", self.players.refusal(count))
+        if count not in within:
+            add_error(errors, "players", within.refusal(count))
             return None
         return count
 
@@ -308,8 +319,8 @@ class GameRules:
         players: list[dict[str, Any]] = []
         if not isinstance(raw_players, list):
             add_error(errors, "players", text(_("Saisissez la liste des joueurs.")))
-        elif len(raw_players) not in self.players:
-            add_error(errors, "players", self.players.refusal(len(raw_players)))
+        elif len(raw_players) not in self.sheet_players:
+            add_error(errors, "players", self.sheet_players.refusal(len(raw_players)))
         else:
             fields = self.player_fields(variants)
             seen: set[str] = set()
@@ -424,15 +435,18 @@ class GameRules:
                     "items": {"enum": [v.slug for v in self.variants]},
                     "uniqueItems": True,
                 },
-                "players": self._players_schema({"type": "array", "items": player}, array=True),
+                "players": self._players_schema(
+                    {"type": "array", "items": player}, array=True, within=self.sheet_players
+                ),
             },
             required=["players"],
         )
 
-    def _players_schema(self, schema: dict, array: bool = False) -> dict:
+    def _players_schema(self, schema: dict, array: bool = False, within: PlayerRange | None = None) -> dict:
         low, high = ("minItems", "maxItems") if array else ("minimum", "maximum")
-        schema[low] = self.players.minimum
-        schema[high] = self.players.highest
+        within = within or self.players
+        schema[low] = within.minimum
+        schema[high] = within.highest
         return schema
 
     def __repr__(self) -> str:

@@ -22,6 +22,13 @@ from .markup import SectionKind
 from .services import rule_page_publish
 from .views import _declared_sheet_link, _get_page_or_404
 
+# How a declared sheet is won (DeclaredSheet.play), as the checklist says it.
+PLAY_LABELS = {
+    "together": gettext_lazy("en coopération : toute la table gagne ou perd ensemble"),
+    "teams": gettext_lazy("par équipes : une colonne par équipe"),
+    "sides": gettext_lazy("par camps : chaque joueur a un rôle"),
+}
+
 
 class SheetWinningForm(forms.ModelForm):
     """Who wins the page's default sheet (one row per round): the highest total, or the lowest."""
@@ -52,7 +59,8 @@ def _section_summary(revision) -> list[dict]:
 def workshop(request: HttpRequest, slug: str) -> HttpResponse:
     page = _get_page_or_404(slug)
     coded = get_game(slug) is not None
-    declared = DeclaredSheet.objects.filter(page=page).exists()
+    sheet = DeclaredSheet.objects.filter(page=page).only("play").first()
+    declared = sheet is not None
     form = SheetWinningForm(request.POST if request.method == "POST" else None, instance=page)
     if request.method == "POST":
         if form.is_valid():
@@ -69,6 +77,9 @@ def workshop(request: HttpRequest, slug: str) -> HttpResponse:
         "sections": _section_summary(current),
         "coded": coded,
         "declared": declared,
+        "play_label": PLAY_LABELS.get(sheet.play.get("mode", ""))
+        if sheet and isinstance(sheet.play, dict)
+        else None,
         "declared_setup": DeclaredSetup.objects.filter(page=page).exists(),
         "declared_sheet": _declared_sheet_link(page),
         "form": form,
