@@ -142,3 +142,25 @@ def test_a_declared_sheet_starts_from_the_default_one_s_winner(client, skyjo, st
     assert 'value="lowest" checked' in response.content.decode() or (
         '<option value="lowest" selected>' in response.content.decode()
     )
+
+
+def test_the_page_s_prepared_read_gives_what_its_queryset_gives(skyjo, settings):
+    # The rules page, sheet and pad read the page, its notice's copies and its declarations in one
+    # prepared statement (ludotheque/prepared.py), and its current revision in another.
+    from catalogue.models import Copy, Location
+    from rules.declared.sheets import declared_page
+
+    site = Location.objects.create(name="Ixelles")
+    Copy.objects.create(game=skyjo.game, barcode="SKY-1", location=site)
+    Copy.objects.create(game=skyjo.game, barcode="SKY-2", location=site, status=Copy.Status.IN_REPAIR)
+    prepared = declared_page("skyjo")
+    prepared_revision = RulePage.objects.get(pk=skyjo.pk).current_revision
+    settings.PREPARED_READS = False
+    plain = declared_page("skyjo")
+    plain_revision = RulePage.objects.get(pk=skyjo.pk).current_revision
+    assert (prepared.pk, prepared.title, prepared.game_id) == (plain.pk, plain.title, plain.game_id)
+    assert (prepared.game.copies_count, prepared.game.available_count) == (2, 1)
+    assert (plain.game.copies_count, plain.game.available_count) == (2, 1)
+    assert prepared_revision == plain_revision
+    assert prepared_revision.sections == plain_revision.sections
+    assert declared_page("no-such-page") is None
