@@ -18,6 +18,7 @@ from ludotheque.access import LibrarianAccessMixin, ReadOnlyHistoryMixin
 from ludotheque.money import PlainDecimalField
 
 from . import esar, registry
+from .forms import CopyForm
 from .models import (
     Author,
     Authorship,
@@ -220,6 +221,7 @@ class CopyInlineFormSet(BaseInlineFormSet):
 
 class CopyInline(LibrarianAccessMixin, admin.TabularInline):
     model = Copy
+    form = CopyForm
     formfield_overrides = {models.DecimalField: {"form_class": PlainDecimalField, "localize": True}}
     formset = CopyInlineFormSet
     fields = [
@@ -443,6 +445,7 @@ def print_box_stickers(modeladmin, request, queryset):
 
 @admin.register(Copy)
 class CopyAdmin(LibrarianAccessMixin, admin.ModelAdmin):
+    form = CopyForm
     # Prices typed the French way (« 29,90 ») as well as with a dot.
     formfield_overrides = {models.DecimalField: {"form_class": PlainDecimalField, "localize": True}}
     list_display = ["barcode", "game", "cote", "section", "location", "status", "is_available"]

@@ -4,6 +4,7 @@ import re
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .labels import MAX_LABELS, PRESETS, SheetLayout
@@ -187,3 +188,14 @@ class SpreadsheetForm(forms.Form):
             raise ValidationError(_("Ce fichier n'a aucune ligne."), code="empty")
         self.cleaned_data["text"] = text
         return upload
+
+
+class CopyForm(forms.ModelForm):
+    """A copy in the admin: withdrawn or lost without a date, it left the collection today (the annual report)."""
+
+    def clean(self):
+        cleaned = super().clean()
+        gone = cleaned.get("status") in (Copy.Status.WITHDRAWN, Copy.Status.LOST)
+        if gone and "status" in self.changed_data and not cleaned.get("withdrawn_on"):
+            cleaned["withdrawn_on"] = timezone.localdate()
+        return cleaned
