@@ -8,11 +8,13 @@ import io
 import pytest
 from django.core.management import call_command
 from django.db import connection
+from django.forms import modelform_factory
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from catalogue.models import Location
+from catalogue.forms import CopyForm
+from catalogue.models import Copy, Location
 from loans import demo as demo_loans
 from loans.models import Loan, Member
 from onsite.models import Visit
@@ -352,3 +354,27 @@ def test_the_demo_agrees_with_the_statistics_pages(desk, demo):
         row[1] for row in figures["prets-mois"].rows[: len(this_year)]
     ]
     assert figures["sur-place-frequentation"].total_row[0] == onsite["totals"]["sessions"] > 0
+
+
+def test_a_copy_withdrawn_in_the_admin_without_a_date_left_the_collection_today(sites):
+    fields = ["game", "cote", "barcode", "location", "status", "withdrawn_on"]
+    form_class = modelform_factory(Copy, form=CopyForm, fields=fields)
+    copy = Copy.objects.get(barcode="C1")
+    data = {
+        "game": copy.game_id,
+        "cote": "X",
+        "barcode": "C1",
+        "location": copy.location_id,
+        "status": "withdrawn",
+    }
+    form = form_class(data, instance=copy)
+    assert form.is_valid(), form.errors
+    this_year = timezone.localdate().year
+    before = tables(this_year)["collection"].total_row[3]
+    assert form.save().withdrawn_on == timezone.localdate()
+    assert tables(this_year)["collection"].total_row[3] == before + 1
+    # A date typed by the librarian is kept.
+    copy = Copy.objects.get(barcode="C2")
+    data |= {"barcode": "C2", "location": copy.location_id, "status": "lost", "withdrawn_on": "2025-10-01"}
+    assert form_class(data, instance=copy).save().withdrawn_on == datetime.date(2025, 10, 1)
+    assert tables()["collection"].total_row[3] == 2
