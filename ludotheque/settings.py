@@ -254,6 +254,7 @@ INSTALLED_APPS = [
     "rules",
     "loans",
     "ledger",
+    "events",
     "notices",
     "inventory",
     "onsite",

@@ -10,6 +10,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from rest_framework.routers import DefaultRouter
 
 from catalogue import views as catalogue_views
+from events import api as events_api
 from ledger import api as ledger_api
 from loans import api as loans_api
 from loans.passwords import PasswordResetView
@@ -27,6 +28,8 @@ router.register("members", loans_api.MemberViewSet, basename="member")
 router.register("loans", loans_api.LoanViewSet, basename="loan")
 router.register("holds", loans_api.HoldViewSet, basename="hold")
 router.register("ledger", ledger_api.EntryViewSet, basename="ledger-entry")
+router.register("events", events_api.EventViewSet, basename="event")
+router.register("event-bookings", events_api.BookingViewSet, basename="event-booking")
 router.register("rules", rules_api.RulesViewSet, basename="rules")
 
 urlpatterns = [
@@ -61,6 +64,7 @@ urlpatterns = [
     path("", include("rules.urls")),
     path("", include("loans.urls")),
     path("", include("ledger.urls")),
+    path("", include("events.urls")),
     path("", include("notices.urls")),
     path("", include("inventory.urls")),
     path("", include("onsite.urls")),

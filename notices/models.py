@@ -116,7 +116,8 @@ class Notice(models.Model):
 
 
 class NoticeItem(models.Model):
-    """What a notice was about: one loan at one reminder level, one hold, or the membership's end.
+    """What a notice was about: one loan at one reminder level, one hold, the membership's end, or an
+    event's booking (confirmed, moved up from the waiting list, the day before, the event cancelled).
 
     A hold without a copy (its game's last copy lost or withdrawn while families waited) is said once
     per hold, dated by the hold's creation.
@@ -129,6 +130,14 @@ class NoticeItem(models.Model):
         HOLD_EXPIRING = "hold_expiring", _("réservation bientôt expirée")
         HOLD_NO_COPY = "hold_no_copy", _("réservation sans exemplaire")
         MEMBERSHIP_EXPIRING = "membership_expiring", _("fin d'adhésion proche")
+        EVENT_BOOKED = "event_booked", _("animation réservée")
+        EVENT_PROMOTED = "event_promoted", _("place libérée à une animation")
+        EVENT_TOMORROW = "event_tomorrow", _("animation demain")
+        EVENT_CANCELLED = "event_cancelled", _("animation annulée")
+
+        @classmethod
+        def of_events(cls) -> list[str]:
+            return [cls.EVENT_BOOKED, cls.EVENT_PROMOTED, cls.EVENT_TOMORROW, cls.EVENT_CANCELLED]
 
     notice = models.ForeignKey(Notice, on_delete=models.PROTECT, related_name="items", verbose_name=_("avis"))
     # The notice's family again, so that the database can say "once per membership end".
@@ -158,6 +167,14 @@ class NoticeItem(models.Model):
         related_name="notice_items",
         verbose_name=_("réservation"),
     )
+    booking = models.ForeignKey(
+        "events.Booking",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="notice_items",
+        verbose_name=_("réservation d'animation"),
+    )
     # The date the item was about: the loan's due date, the hold's pick-up deadline, the membership's end.
     about_date = models.DateField(_("échéance"))
 
@@ -179,19 +196,37 @@ class NoticeItem(models.Model):
                 violation_error_message=_("Cette réservation a déjà reçu cet avis."),
             ),
             models.UniqueConstraint(
+                fields=["booking", "kind"],
+                condition=Q(booking__isnull=False),
+                name="notices_noticeitem_once_per_booking_kind",
+                violation_error_message=_("Cette réservation d'animation a déjà reçu cet avis."),
+            ),
+            models.UniqueConstraint(
                 fields=["member", "kind", "about_date"],
                 condition=Q(kind="membership_expiring"),
                 name="notices_noticeitem_once_per_membership_end",
                 violation_error_message=_("Cette famille a déjà été prévenue de la fin de cette adhésion."),
             ),
             models.CheckConstraint(
-                condition=Q(kind__in=["due_soon", "overdue"], loan__isnull=False, hold__isnull=True)
+                condition=Q(
+                    kind__in=["due_soon", "overdue"],
+                    loan__isnull=False,
+                    hold__isnull=True,
+                    booking__isnull=True,
+                )
                 | Q(
                     kind__in=["hold_ready", "hold_expiring", "hold_no_copy"],
                     loan__isnull=True,
                     hold__isnull=False,
+                    booking__isnull=True,
                 )
-                | Q(kind="membership_expiring", loan__isnull=True, hold__isnull=True),
+                | Q(kind="membership_expiring", loan__isnull=True, hold__isnull=True, booking__isnull=True)
+                | Q(
+                    kind__in=["event_booked", "event_promoted", "event_tomorrow", "event_cancelled"],
+                    loan__isnull=True,
+                    hold__isnull=True,
+                    booking__isnull=False,
+                ),
                 name="notices_noticeitem_subject_fits_kind",
                 violation_error_message=_(
                     "Un rappel de prêt porte sur un prêt, un avis de réservation sur une réservation."

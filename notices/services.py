@@ -22,9 +22,11 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from catalogue.models import Copy, Location
+from events.models import Booking
 from loans.models import Hold, Loan, Member, MembershipType
 from opening.schedule import SiteCalendar, hours_text, site_calendars
 
+from .events import event_context, plan_events
 from .models import Notice, NoticeItem
 from .tasks import notice_send
 
@@ -50,6 +52,7 @@ class Planned:
     level: int = 0
     loan: Loan | None = None
     hold: Hold | None = None
+    booking: Booking | None = None
 
     @property
     def key(self) -> tuple:
@@ -58,6 +61,7 @@ class Planned:
             self.level,
             self.loan and self.loan.pk,
             self.hold and self.hold.pk,
+            self.booking and self.booking.pk,
             self.about_date,
         )
 
@@ -82,6 +86,7 @@ def notices_plan(*, today: datetime.date) -> dict[int, list[Planned]]:
     _plan_holds(plan, types, today)
     _plan_holds_without_copy(plan)
     _plan_memberships(plan, types, today)
+    plan_events(plan, today, Planned)
     return plan
 
 
@@ -190,10 +195,10 @@ def _not_told_yet(member: Member, items: list[Planned]) -> list[Planned]:
     """The planned items no notice has said yet, read again under the family's lock."""
     said = set()
     levels_said: dict[tuple, int] = {}
-    for kind, level, loan_id, hold_id, about_date in NoticeItem.objects.filter(
+    for kind, level, loan_id, hold_id, booking_id, about_date in NoticeItem.objects.filter(
         member=member, about_date__in={item.about_date for item in items}
-    ).values_list("kind", "level", "loan_id", "hold_id", "about_date"):
-        said.add((kind, level, loan_id, hold_id, about_date))
+    ).values_list("kind", "level", "loan_id", "hold_id", "booking_id", "about_date"):
+        said.add((kind, level, loan_id, hold_id, booking_id, about_date))
         if kind == Kind.OVERDUE:
             key = (loan_id, about_date)
             levels_said[key] = max(level, levels_said.get(key, 0))
@@ -225,6 +230,14 @@ def _subject(items: list[Planned]) -> str:
         text = _("Votre réservation vous attend encore")
     elif Kind.HOLD_NO_COPY in kinds:
         text = _("Le jeu que vous attendez n'a plus d'exemplaire")
+    elif Kind.EVENT_CANCELLED in kinds:
+        text = _("Une animation est annulée")
+    elif Kind.EVENT_PROMOTED in kinds:
+        text = _("Une place s'est libérée pour vous")
+    elif Kind.EVENT_BOOKED in kinds:
+        text = _("Votre réservation à une animation")
+    elif Kind.EVENT_TOMORROW in kinds:
+        text = _("Votre animation, c'est demain")
     elif Kind.DUE_SOON in kinds:
         text = _("Jeux à rendre bientôt")
     else:
@@ -279,6 +292,7 @@ def notice_context(
             if location_id in calendars and calendars[location_id].has_hours
         ],
         "account_url": settings.SITE_URL + reverse("loans:account"),
+        **event_context(by_kind),
     }
 
 
@@ -333,6 +347,7 @@ def notices_create_for_member(
                 level=item.level,
                 loan=item.loan,
                 hold=item.hold,
+                booking=item.booking,
                 about_date=item.about_date,
             )
             for item in channel_items

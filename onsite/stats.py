@@ -1,4 +1,5 @@
-"""On-site play's figures for a year: attendance per month and site, plays per game, on-site vs loans.
+"""On-site play's figures for a year: attendance per month and site, plays per game, on-site vs loans,
+and the events' attendance (their sheets ticked on the day: present, absent, walk-ins).
 
 Each table is a few grouped queries (months in the site's time zone, `TruncMonth`), shown on the
 statistics page and exported as CSV for the annual report to funders.
@@ -10,6 +11,7 @@ from django.db.models import Count, Q, Sum
 from django.db.models.functions import TruncMonth
 from django.utils import timezone
 
+from events.models import Booking, Event
 from loans.models import Loan
 
 from .models import Play, Session, TableUse, Visit
@@ -103,3 +105,40 @@ def onsite_vs_loans(year: int) -> list[dict]:
     add(Visit.objects.filter(session__opened_at__year=year), "session__opened_at", "people", "children", Sum)
     add(Visit.objects.filter(session__opened_at__year=year), "session__opened_at", "people", "adults", Sum)
     return [table[month] for month in MONTHS]
+
+
+def event_attendance(year: int) -> list[dict]:
+    """One row per month and site that held events (not cancelled): events, bookings present (of
+    members, of others, walk-ins among them), children and adults present, bookings absent."""
+    rows: dict[tuple[int, str], dict] = {}
+    held = Event.objects.not_cancelled().filter(starts_at__year=year)
+    for row in (
+        held.annotate(month=TruncMonth("starts_at")).values("month", "location__name").annotate(n=Count("pk"))
+    ):
+        key = (_month(row["month"]), row["location__name"])
+        rows[key] = {"month": key[0], "site": key[1], "events": row["n"], "families": 0, "members": 0}
+        rows[key] |= {"walk_ins": 0, "children": 0, "adults": 0, "absent": 0}
+    present = Q(attendance=Booking.Attendance.PRESENT)
+    bookings = (
+        Booking.objects.confirmed()
+        .filter(event__in=held)
+        .annotate(month=TruncMonth("event__starts_at"))
+        .values("month", "event__location__name")
+        .annotate(
+            families=Count("pk", filter=present),
+            members=Count("pk", filter=present & Q(member__isnull=False)),
+            walk_ins=Count("pk", filter=present & Q(walk_in=True)),
+            children=Sum("children", filter=present),
+            adults=Sum("adults", filter=present),
+            absent=Count("pk", filter=Q(attendance=Booking.Attendance.ABSENT)),
+        )
+    )
+    for row in bookings:
+        entry = rows[(_month(row["month"]), row["event__location__name"])]
+        entry.update(
+            {
+                key: row[key] or 0
+                for key in ("families", "members", "walk_ins", "children", "adults", "absent")
+            }
+        )
+    return [rows[key] for key in sorted(rows)]

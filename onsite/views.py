@@ -295,6 +295,9 @@ def stats_page(request: HttpRequest) -> HttpResponse:
             key: sum(row[key] for row in comparison) for key in ("loans", "tables", "plays", "people")
         },
         "years": [year - 1, year + 1],
+        "events": [
+            row | {"date": datetime.date(year, row["month"], 1)} for row in stats.event_attendance(year)
+        ],
     }
     return render(request, "onsite/stats.html", context)
 
@@ -320,6 +323,16 @@ EXPORTS = {
         ),
         lambda: [_("mois"), _("prêts à domicile"), _("sorties sur table"), _("parties comptées"),
                  _("personnes venues jouer")],
+    ),
+    "animations": (
+        lambda year: (
+            [f"{year}-{row['month']:02d}", row["site"], row["events"], row["families"], row["members"],
+             row["walk_ins"], row["children"], row["adults"], row["children"] + row["adults"], row["absent"]]
+            for row in stats.event_attendance(year)
+        ),
+        lambda: [_("mois"), _("site"), _("animations"), _("familles présentes"), _("familles adhérentes"),
+                 _("venues sans réservation"), _("enfants"), _("adultes"), _("personnes"),
+                 _("réservations absentes")],
     ),
 }  # fmt: skip
 

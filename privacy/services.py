@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
+from events.models import Booking
 from ledger.models import Entry
 from ledger.services import euros
 from loans.models import Hold, Loan, Member
@@ -89,9 +90,15 @@ def history_anonymise(*, today: datetime.date) -> str:
         membership_items=Q(about_date__lt=cutoff.date()),
         notices=Q(created_at__lt=cutoff),
     )
+    # Bookings of events over before the cutoff: who booked is forgotten, the counts stay for the figures.
+    bookings = (
+        Booking.objects.filter(event__ends_at__lt=cutoff)
+        .exclude(member__isnull=True, name="", contact="")
+        .update(member=None, name="", contact="")
+    )
     return (
         f"{counts['loans']} loan(s), {counts['holds']} hold(s), {counts['notices']} notice(s) "
-        f"older than {settings.HISTORY_RETENTION_MONTHS} months anonymised"
+        f"older than {settings.HISTORY_RETENTION_MONTHS} months anonymised, and {bookings} event booking(s)"
     )
 
 

@@ -65,6 +65,7 @@ def test_no_app_imports_on_site_play_which_reaches_the_catalogue_through_its_reg
         "ludotheque",
         "once",
         "report",
+        "events",
     }
 
 
