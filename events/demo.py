@@ -1,10 +1,9 @@
-"""Demo events: next Saturday's family games evening with families booked (one not a member), a paid
-tournament full with a family on its waiting list, and last month's giant games afternoon with its
+"""Demo events: next Saturday's family games evening with families booked (one not a member), a
+members' tournament full with a family on its waiting list, and last month's giant games afternoon with its
 attendance ticked (the on-site statistics count it). Runs after the loans and ledger demos; safe to
 run again (nothing is added once an event exists)."""
 
 import datetime
-from decimal import Decimal
 
 from django.contrib.auth import get_user_model
 from django.utils import timezone
@@ -56,7 +55,6 @@ def load(*, stdout) -> None:
         ends_at=_at(saturday + datetime.timedelta(days=7), 18),
         places=4,
         age_min=10,
-        price=Decimal("3.00"),
         members_only=True,
     )
     tournament.games.set(games[:1])
