@@ -224,3 +224,31 @@ def test_the_stats_count_who_came_to_the_events(client, staff_user):
 
     lines = b"".join(response.streaming_content).decode("utf-8-sig").splitlines()
     assert lines[1].split(";")[2:] == ["1", "2", "1", "1", "3", "2", "5", "0"]
+
+
+def test_the_annual_report_has_the_events_and_their_attendance(client, staff_user):
+    event = make_event(in_days=0)
+    event.starts_at = timezone.now() - datetime.timedelta(minutes=5)
+    event.save()
+    family = make_member("M0002")
+    came = services.booking_create(
+        event=event,
+        member=family,
+        children=2,
+        adults=1,
+        staff=staff_user,
+        now=event.starts_at - datetime.timedelta(days=1),
+    )
+    services.attendance_mark(booking=came, attendance="present", staff=staff_user)
+    services.booking_create(
+        event=event, name="De passage", children=1, adults=1, walk_in=True, staff=staff_user
+    )
+    client.force_login(staff_user)
+    year = timezone.localtime(event.starts_at).year
+
+    response = client.get(reverse("report:export-table", args=["animations-sites"]), {"annee": year})
+
+    lines = b"".join(response.streaming_content).decode("utf-8-sig").splitlines()
+    assert lines[1:] == ["Maison des Enfants;1;2;3;2;0", "Total;1;2;3;2;0"]
+    page = text_of(client.get(reverse("report:annual"), {"annee": year}))
+    assert "Animations et présences par mois" in page and "Sont venues à une animation" in page
