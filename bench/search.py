@@ -8,7 +8,8 @@ Kinds (the target, API search p95 <= 20 ms at 100,000 games, is for the first fo
   texte           /api/games/?q=…  (titles, themes, authors, publishers, misspellings)
   texte+filtres   /api/games/?q=…&ages=…|joueurs=…|categorie=…|tag=…
   facettes        /api/games/facets/?…  (category and tag counts of an ages+time or text search)
-and, reported apart: "disponible" (an ages+time or text search with disponible=oui), the HTML page
+and, reported apart: "disponible" (an ages+time or text search with disponible=oui), "texte+disponible"
+(a text search with disponible=oui, as a desk looks for a copy to hand out), the HTML page
 /jeux/?… (results and facets), the sort by popularity, a game's notice /api/games/<slug>/, its page
 /jeux/<slug>/ and a copy by barcode /api/copies/<barcode>/. Requests go one at a time, in a shuffled
 but seeded order, after a warm-up; each must answer 200. A result list counts its games up to 1,000
@@ -148,6 +149,9 @@ def make_requests(
         requests.append(("fiche d'un jeu", f"/api/games/{rng.choice(slugs)}/"))
         requests.append(("page d'un jeu", f"/jeux/{rng.choice(slugs)}/"))
         requests.append(("exemplaire", f"/api/copies/{rng.choice(barcodes)}/"))
+        # A desk looking for a copy to hand out: a text search of the games on the shelf.
+        desk = {"q": rng.choice(WORDS), "disponible": "oui"}
+        requests.append(("texte+disponible", "/api/games/?" + urlencode(desk)))
     rng.shuffle(requests)
     return requests
 
@@ -176,8 +180,9 @@ def get(connection: http.client.HTTPConnection, path: str) -> tuple[int, bytes, 
     return response.status, body, sql
 
 
-def serve(port: int) -> subprocess.Popen:
-    """Start gunicorn as production would run it (DEBUG off, 2 workers) on the bench database."""
+def serve(port: int, root: Path = ROOT) -> subprocess.Popen:
+    """Start gunicorn as production would run it (DEBUG off, 2 workers) on the bench database, from
+    the checkout `root` (another one: a version to compare with this one)."""
     env = os.environ | {
         "DATABASE_URL": os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/ludo_bench"),
         "DEBUG": "false",
@@ -191,18 +196,18 @@ def serve(port: int) -> subprocess.Popen:
         # passes its 1,200 a minute and the run stops on a 429.
         "API_THROTTLE_USER": "1000000/minute",
     }
-    python = str(ROOT / ".venv" / "bin" / "python")
-    subprocess.run([python, "manage.py", "collectstatic", "--no-input", "-v0"], cwd=ROOT, env=env, check=True)
+    python = str(root / ".venv" / "bin" / "python")
+    subprocess.run([python, "manage.py", "collectstatic", "--no-input", "-v0"], cwd=root, env=env, check=True)
     server = subprocess.Popen(
         [
-            str(ROOT / ".venv" / "bin" / "gunicorn"),
+            str(root / ".venv" / "bin" / "gunicorn"),
             "ludotheque.wsgi",
             "--bind",
             f"127.0.0.1:{port}",
             "--workers",
             "2",
         ],
-        cwd=ROOT,
+        cwd=root,
         env=env,
         stderr=subprocess.DEVNULL,
     )
@@ -220,6 +225,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="Replay family searches and print latency percentiles.")
     parser.add_argument("--url", default="http://127.0.0.1:8800")
     parser.add_argument("--serve", action="store_true", help="start gunicorn on DATABASE_URL (ludo_bench)")
+    parser.add_argument(
+        "--checkout", type=Path, default=ROOT, help="with --serve: serve this checkout's code"
+    )
     parser.add_argument("--requests", type=int, default=200, help="requests of each kind")
     parser.add_argument("--warmup", type=int, default=20, help="rounds of every kind before measuring")
     parser.add_argument("--seed", type=int, default=7)
@@ -232,9 +240,9 @@ def main() -> None:
     target = urlsplit(args.url)
     # Measured before the server starts; PostgreSQL's part only with --serve, which names the database.
     machine_line = machine.describe(os.environ.get("DATABASE_URL", "") if args.serve else "")
-    server = serve(target.port) if args.serve else None
+    server = serve(target.port, args.checkout.resolve()) if args.serve else None
     try:
-        connection = http.client.HTTPConnection(target.hostname, target.port, timeout=30)
+        connection = http.client.HTTPConnection(target.hostname, target.port, timeout=120)
         status, body, _ = get(connection, "/api/games/?tri=titre&page=last")
         assert status == 200, f"/api/games/?page=last answered {status}"
         total = json.loads(body)["count"]  # the last page counts them all

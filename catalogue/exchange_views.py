@@ -14,15 +14,8 @@ from .forms import SpreadsheetForm
 from .importing import games_import_text, spreadsheet_import_confirm
 from .labels import MAX_LABELS
 from .models import Copy, SpreadsheetImport
-from .spreadsheet import (
-    HEADER,
-    SheetError,
-    catalogue_json,
-    catalogue_rows,
-    csv_lines,
-    exported_games,
-    json_lines,
-)
+from .spreadsheet import HEADER, SheetError
+from .spreadsheet_export import catalogue_json, catalogue_rows, csv_lines, exported_games, json_lines
 
 
 def save_upload(form, *, kind: str, staff) -> SpreadsheetImport:

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from . import esar
 from .models import Category, Game, Location, Tag
-from .search import category_keys, table_keys
+from .search.keys import category_keys, table_keys
 
 MAX_AGE = 120
 MAX_PLAYERS = 99
@@ -162,7 +162,7 @@ class CategoryFilter(django_filters.Filter):
 class SiteChoices(forms.models.ModelChoiceIterator):
     """The sites in one plain query. Django reads a ModelChoiceField's choices through
     `queryset.iterator()`, a server-side cursor on PostgreSQL: DECLARE, FETCH and CLOSE, three round
-    trips for a handful of sites (~2 ms of the page /jeux/)."""
+    trips for a handful of sites."""
 
     def __iter__(self):
         if self.field.empty_label is not None:
@@ -268,8 +268,7 @@ class GameFilter(django_filters.FilterSet):
     ranked_candidates = None
 
     def __init__(self, data=None, queryset=None, *, request=None, prefix=None):
-        # django-filter deep-copies every filter, querysets included, for each search (~0.35 ms of an
-        # answer). Each of these only calls a method of this filterset and keeps nothing of its own: a
+        # django-filter deep-copies every filter, querysets included, for each search. Each of these only calls a method of this filterset and keeps nothing of its own: a
         # shallow copy pointed at this filterset does.
         self.base_filters = {}
         super().__init__(data, queryset, request=request, prefix=prefix)
@@ -281,7 +280,7 @@ class GameFilter(django_filters.FilterSet):
             self.filters[name] = filter_
 
     def get_form_class(self):
-        # django-filter builds the form's twelve fields, then a form class, for every search (~0.3 ms):
+        # django-filter builds the form's twelve fields, then a form class, for every search:
         # they depend on nothing of the request, so the class is built once per filterset class and
         # process. Each form still copies its fields, as any Django form does.
         cls = type(self)
@@ -300,8 +299,8 @@ class GameFilter(django_filters.FilterSet):
         # The table keys hold a game's tags and category exactly: the text's index scan yields only the
         # games with them. Their own conditions stay, for the search's postings (which have those columns
         # and no keys), in a form their indexes cannot serve: the planner, which cannot know that the
-        # keys hold them, combined the text's scan with the category's index (87,000 games of `A 409`,
-        # 6.3 ms at 1,000,000 games) or the tags' (23,775 games for `famille`, 4.9 ms) for no game less.
+        # keys hold them, combined the text's scan with the category's index (87,000 games of `A 409`
+        # at 1,000,000 games) or the tags' (23,775 games for `famille`) for no game less.
         self.keyed = bool(keys or groups) and connections[queryset.db].vendor == "postgresql"
         return queryset.search(value, table=keys, table_any=groups)
 
@@ -343,7 +342,7 @@ class GameFilter(django_filters.FilterSet):
 
     def filter_tags(self, queryset, name, value: list[Tag]):
         # No tag asked: the field gives `Tag.objects.none()`, which `with_tags` would compile only to
-        # find it empty (~0.1 ms).
+        # find it empty.
         return (
             queryset
             if isinstance(value, EmptyQuerySet)
@@ -365,7 +364,7 @@ class GameFilter(django_filters.FilterSet):
         if not value:
             return queryset
         data = self.form.cleaned_data
-        # An incomplete copy still counts for a table its remaining pieces allow (issue 14).
+        # An incomplete copy still counts for a table its remaining pieces allow (loans/playable.py).
         players = data.get("joueurs") or (len(data["ages"]) if data.get("ages") else None)
         if data.get("q"):
             # Every other filter is declared above this one, so `queryset` is the whole search so far.

@@ -268,28 +268,91 @@ def _tags(notices: list[SheetNotice]) -> dict[str, Tag]:
     return tags
 
 
+def _references(notices: list[SheetNotice]) -> dict[str, dict]:
+    """The categories, tags, sites, languages, authors and publishers these notices name, created if missing."""
+    return {
+        "categories": _categories(notices),
+        "tags": _tags(notices),
+        "locations": _by_key(
+            Location, ("name",), {(copy.location,): {} for notice in notices for copy in notice.copies}
+        ),
+        "languages": _by_key(
+            Language,
+            ("code",),
+            {
+                (language.code,): {"name": language.name}
+                for notice in notices
+                for language in notice.languages
+            },
+        ),
+        "authors": _by_key(
+            Author, ("name",), {(author.name,): {} for notice in notices for author in notice.authors}
+        ),
+        "publishers": _by_key(
+            Publisher,
+            ("name", "place"),
+            {(publisher.name, publisher.place): {} for notice in notices for publisher in notice.publishers},
+        ),
+    }
+
+
+def _related_rows(game: Game, notice: SheetNotice, references: dict[str, dict]) -> dict:
+    """The rows a new game's notice adds beside it, by model, in the order they are written."""
+    categories, tags, languages = references["categories"], references["tags"], references["languages"]
+    roles = list(
+        dict.fromkeys(
+            (author.name, PMB_ROLES.get(slugify(author.role).replace("-", " "), Authorship.Role.AUTHOR))
+            for author in notice.authors
+        )
+    )
+    publishers = dict.fromkeys((publisher.name, publisher.place) for publisher in notice.publishers)
+    return {
+        Authorship: [
+            Authorship(game=game, author=references["authors"][(name,)], role=role, position=position)
+            for position, (name, role) in enumerate(roles)
+        ],
+        PublisherCredit: [
+            PublisherCredit(game=game, publisher=references["publishers"][key], position=position)
+            for position, key in enumerate(publishers)
+        ],
+        Game.languages.through: [
+            Game.languages.through(game=game, language=language)
+            for language in {
+                languages[(language.code,)].pk: languages[(language.code,)] for language in notice.languages
+            }.values()
+        ],
+        Game.tags.through: [
+            Game.tags.through(game=game, tag=tag)
+            for tag in {tags[name.casefold()].pk: tags[name.casefold()] for name in notice.tags}.values()
+        ],
+        Component: [
+            Component(game=game, position=position, quantity=piece.quantity, label=piece.label[:200])
+            for position, piece in enumerate(notice.components)
+        ],
+        Document: [
+            Document(game=game, file_name=name, position=position)
+            for position, name in enumerate(notice.documents)
+        ],
+        Copy: [
+            Copy(
+                game=game,
+                cote=copy.cote,
+                section=categories[copy.section.code] if copy.section else None,
+                location=references["locations"][(copy.location,)],
+                barcode=copy.barcode,
+                **_new_copy_fields(copy),
+            )
+            for copy in notice.copies
+        ],
+    }
+
+
 def _create_games(notices: list[SheetNotice]) -> list[Game]:
     """Create these games with their credits, languages, tags, pieces, documents and copies."""
     if not notices:
         return []
-    categories = _categories(notices)
-    tags = _tags(notices)
-    locations = _by_key(
-        Location, ("name",), {(copy.location,): {} for notice in notices for copy in notice.copies}
-    )
-    languages = _by_key(
-        Language,
-        ("code",),
-        {(language.code,): {"name": language.name} for notice in notices for language in notice.languages},
-    )
-    authors = _by_key(
-        Author, ("name",), {(author.name,): {} for notice in notices for author in notice.authors}
-    )
-    publishers = _by_key(
-        Publisher,
-        ("name", "place"),
-        {(publisher.name, publisher.place): {} for notice in notices for publisher in notice.publishers},
-    )
+    references = _references(notices)
+    categories = references["categories"]
     slugs = _Slugs(Game)
     games = Game.objects.bulk_create(
         [
@@ -302,63 +365,12 @@ def _create_games(notices: list[SheetNotice]) -> list[Game]:
         ],
         batch_size=BATCH,
     )
-    authorships, credits, game_languages, game_tags = [], [], [], []
-    components, documents, copies = [], [], []
+    rows: dict = {}
     for game, notice in zip(games, notices, strict=True):
-        roles = list(
-            dict.fromkeys(
-                (author.name, PMB_ROLES.get(slugify(author.role).replace("-", " "), Authorship.Role.AUTHOR))
-                for author in notice.authors
-            )
-        )
-        authorships += [
-            Authorship(game=game, author=authors[(name,)], role=role, position=position)
-            for position, (name, role) in enumerate(roles)
-        ]
-        names = dict.fromkeys((publisher.name, publisher.place) for publisher in notice.publishers)
-        credits += [
-            PublisherCredit(game=game, publisher=publishers[key], position=position)
-            for position, key in enumerate(names)
-        ]
-        game_languages += [
-            Game.languages.through(game=game, language=language)
-            for language in {
-                languages[(language.code,)].pk: languages[(language.code,)] for language in notice.languages
-            }.values()
-        ]
-        game_tags += [
-            Game.tags.through(game=game, tag=tag)
-            for tag in {tags[name.casefold()].pk: tags[name.casefold()] for name in notice.tags}.values()
-        ]
-        components += [
-            Component(game=game, position=position, quantity=piece.quantity, label=piece.label[:200])
-            for position, piece in enumerate(notice.components)
-        ]
-        documents += [
-            Document(game=game, file_name=name, position=position)
-            for position, name in enumerate(notice.documents)
-        ]
-        copies += [
-            Copy(
-                game=game,
-                cote=copy.cote,
-                section=categories[copy.section.code] if copy.section else None,
-                location=locations[(copy.location,)],
-                barcode=copy.barcode,
-                **_new_copy_fields(copy),
-            )
-            for copy in notice.copies
-        ]
-    for model, rows in (
-        (Authorship, authorships),
-        (PublisherCredit, credits),
-        (Game.languages.through, game_languages),
-        (Game.tags.through, game_tags),
-        (Component, components),
-        (Document, documents),
-        (Copy, copies),
-    ):
-        model.objects.bulk_create(rows, batch_size=BATCH)
+        for model, made in _related_rows(game, notice, references).items():
+            rows.setdefault(model, []).extend(made)
+    for model, made in rows.items():
+        model.objects.bulk_create(made, batch_size=BATCH)
     return games
 
 

@@ -1,6 +1,9 @@
-"""The read-only catalogue API: games (a search result, then the full notice) and copies by barcode."""
+"""The read-only catalogue API: games (a search result, then the full notice) and copies by barcode.
 
-from django.urls import reverse
+Each resource is declared here once (its fields: the OpenAPI schema); its answer is written out by
+`catalogue/search/rendering.py`, which DRF's field-by-field rendering would cost ten times.
+"""
+
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
@@ -8,6 +11,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from .models import Authorship, Category, Component, Copy, Document, Game, PublisherCredit
+from .search import rendering
 
 
 @extend_schema_field(OpenApiTypes.URI)
@@ -18,7 +22,7 @@ class GameLinkField(serializers.Field):
     reverse() for every row took as long as the rest of a list of 20 results.
     """
 
-    PLACEHOLDER = "__slug__"  # a valid slug, which no other part of these URLs contains
+    PLACEHOLDER = rendering.SLUG_PLACEHOLDER
 
     def __init__(self, view_name: str, *, absolute: bool = False, **kwargs):
         self.view_name, self.absolute = view_name, absolute
@@ -28,10 +32,7 @@ class GameLinkField(serializers.Field):
     def template(self) -> str:
         return self.link_template(self.view_name, self.context["request"], absolute=self.absolute)
 
-    @classmethod
-    def link_template(cls, view_name: str, request, *, absolute: bool) -> str:
-        path = reverse(view_name, kwargs={"slug": cls.PLACEHOLDER})
-        return request.build_absolute_uri(path) if absolute else path
+    link_template = staticmethod(rendering.link_template)
 
     def to_representation(self, slug: str) -> str:
         return self.template.replace(self.PLACEHOLDER, slug)
@@ -107,45 +108,8 @@ class CopyWithGameSerializer(CopySerializer):
         fields = ["game", "game_title", *CopySerializer.Meta.fields]
 
     def to_representation(self, copy: Copy) -> dict:
-        # Written out, as a notice's copies are (GameDetailSerializer): the same answer as DRF's.
-        link = GameLinkField.link_template("game-detail", self.context["request"], absolute=True)
-        return {
-            "game": link.replace(GameLinkField.PLACEHOLDER, copy.game.slug),
-            "game_title": copy.game.title,
-            **_copy(copy),
-        }
-
-
-_DATE, _DATETIME = serializers.DateField(), serializers.DateTimeField()
-
-
-def _category(category: Category | None) -> dict | None:
-    return (
-        None
-        if category is None
-        else {"code": category.code, "label": category.label, "family": category.family}
-    )
-
-
-def _copy(copy: Copy) -> dict:
-    """A copy as CopySerializer declares it."""
-    return {
-        "barcode": copy.barcode,
-        "cote": copy.cote,
-        "section": _category(copy.section),
-        "location": copy.location.name,
-        "status": copy.status,
-        "status_label": str(copy.get_status_display()),
-        "available": copy.is_available,
-        "due_on": _DATE.to_representation(copy.due_on) if copy.due_on else None,
-    }
-
-
-def _file_url(file, request) -> str | None:
-    """A file's address as DRF's FileField gives it: absolute, or None when nothing was uploaded."""
-    if not file:
-        return None
-    return request.build_absolute_uri(file.url) if request is not None else file.url
+        link = rendering.link_template("game-detail", self.context["request"], absolute=True)
+        return rendering.copy_with_game(copy, link)
 
 
 class GameSerializer(serializers.ModelSerializer):
@@ -194,27 +158,7 @@ class GameSerializer(serializers.ModelSerializer):
         )
 
     def to_representation(self, game: Game) -> dict:
-        # The declared fields above, written out: DRF's rendering field by field (each field's source
-        # looked up, checked for None, converted) took ~2 ms for a page of 20 results, more than its
-        # SQL. The same answer (tests/test_catalogue_api.py compares it with DRF's own).
-        url, page_url = self._links
-        category = game.category
-        return {
-            "url": url.replace(GameLinkField.PLACEHOLDER, game.slug),
-            "page_url": page_url.replace(GameLinkField.PLACEHOLDER, game.slug),
-            "slug": game.slug,
-            "title": game.title,
-            "players_min": game.players_min,
-            "players_max": game.players_max,
-            "age_min": game.age_min,
-            "age_max": game.age_max,
-            "duration_minutes": game.duration_minutes,
-            "category": _category(category),
-            "tags": self.get_tags(game),
-            "summary": game.summary,
-            "copies_count": game.copies_count,
-            "available_count": game.available_count,
-        }
+        return rendering.result(game, self._links, self.get_tags(game))
 
 
 class GameDetailSerializer(GameSerializer):
@@ -246,38 +190,7 @@ class GameDetailSerializer(GameSerializer):
         ]
 
     def to_representation(self, game: Game) -> dict:
-        # Written out, as a result is: building this serializer's 27 fields and their nested ones for
-        # each notice, then rendering them one by one, was half of a notice's time (~3 ms). Dates
-        # through DRF's own fields, files as its FileField gives them. The same answer as DRF's
-        # (tests/test_catalogue_api.py).
-        request = self.context.get("request")
-        return {
-            **super().to_representation(game),
-            "document_type": game.document_type,
-            "authors": [
-                {"name": credit.author.name, "role": credit.role} for credit in game.authorships.all()
-            ],
-            "publishers": [
-                {"name": credit.publisher.name, "place": credit.publisher.place}
-                for credit in game.publisher_credits.all()
-            ],
-            "languages": [language.code for language in game.languages.all()],
-            "rules_summary": game.rules_summary,
-            "contents": game.contents,
-            "pedagogical_analysis": game.pedagogical_analysis,
-            "online_url": game.online_url,
-            "components": [
-                {"quantity": component.quantity, "label": component.label}
-                for component in game.components.all()
-            ],
-            "copies": [_copy(copy) for copy in game.copies.all()],
-            "documents": [
-                {"file_name": document.file_name, "file": _file_url(document.file, request)}
-                for document in game.documents.all()
-            ],
-            "created_at": _DATETIME.to_representation(game.created_at),
-            "updated_at": _DATETIME.to_representation(game.updated_at),
-        }
+        return {**super().to_representation(game), **rendering.notice(game, self.context.get("request"))}
 
 
 class CategoryFacetSerializer(serializers.Serializer):

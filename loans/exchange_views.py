@@ -12,7 +12,7 @@ from catalogue.exchange_views import recent_uploads, save_upload
 from catalogue.forms import SpreadsheetForm
 from catalogue.importing import spreadsheet_import_confirm
 from catalogue.models import SpreadsheetImport
-from catalogue.spreadsheet import csv_lines, json_lines
+from catalogue.spreadsheet_export import csv_lines, json_lines
 from ludotheque.access import staff_required
 
 from .exchange import (

@@ -81,8 +81,7 @@ class RulesThrottle(_RatesFromSettings, throttling.SimpleRateThrottle):
 # No docstring: drf-spectacular would give it as the description of every serializer using it.
 class FieldsOnceMixin:
     # A ModelSerializer reads its model anew for every instance it serializes; for the desk's one loan
-    # per scan that was half of the serialisation (~2 ms a request). The fields are
-    # built once per serializer class and process, then copied for each use, as DRF itself copies the
+    # per scan that was half of the serialisation. The fields are built once per serializer class and process, then copied for each use, as DRF itself copies the
     # fields declared on a class.
     _built_fields: dict[type, dict] = {}
 

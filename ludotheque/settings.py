@@ -363,8 +363,7 @@ STORAGES = {
     },
 }
 
-# The games' box pictures: thumbnails made on first display by sorl-thumbnail, stored under
-# MEDIA_ROOT/cache/ and remembered in its table (and the cache); WebP, small and sharp enough.
+# Box pictures' thumbnails (sorl-thumbnail): made on first display under MEDIA_ROOT/cache/, WebP.
 THUMBNAIL_FORMAT = "WEBP"
 THUMBNAIL_QUALITY = 70
 THUMBNAIL_UPSCALE = False
@@ -417,8 +416,7 @@ PASSWORD_RESET_RATES = {
 MAILERS = {"default": mailer_from_url(os.environ.get("EMAIL_URL"), DEBUG)}
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Ludothèque <ludotheque@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
-# Closed loans and holds, and notices, lose their link to the family after this many months (the daily
-# run's anonymise_history step): the statistics keep the games and dates, nobody keeps who borrowed what.
+# Closed loans, holds and notices lose their family after this many months (run_daily: anonymise_history).
 HISTORY_RETENTION_MONTHS = env_int("HISTORY_RETENTION_MONTHS", 24)
 # The link of an invitation or a password reset e-mail works for this long (Django's setting, in seconds).
 PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_DAYS", 7) * 24 * 3600

@@ -18,7 +18,7 @@ application = get_wsgi_application()
 
 # Import the URL configuration (and with it the views, serializers and filters) now, then take every
 # object made at start-up out of the garbage collector's full passes: they live as long as the
-# process, and walking them all every few hundred requests paused a response for 50-80 ms
-# (bench/README.md, "Search").
+# process, and a full pass walking them all pauses the request it falls on (bench/README.md, « Prepared
+# reads, serializers, the garbage collector »; docs/operations.md).
 import_module(settings.ROOT_URLCONF)
 gc.freeze()

@@ -30,7 +30,7 @@ def load(*, stdout: OutputWrapper) -> None:
     stdout.write(rule_pages_generate().line())
 
 
-# --- the catalogue's pieces linked to the engine's (issue 14: playable with missing pieces) ---------
+# --- the catalogue's pieces linked to the engine's (playable with missing pieces) ------------------
 # What a librarian does once per game in the admin: each line of the PMB piece list linked to the
 # piece of the game's module it is; the games imported without a piece list get their box's lines.
 DEMO_PIECE_KEYS = {

@@ -219,7 +219,7 @@ def _quarto_board(request: HttpRequest) -> dict:
 
 
 # A print aid draws the game's board or pieces where it has some: the template and what it needs.
-# Catan's generated layout (issue 16, the board referee) goes in this table too.
+# Catan's generated layout (the board referee) goes in this table too.
 PRINT_BOARDS = {"quarto": ("rules/print/boards/quarto.html", _quarto_board)}
 
 

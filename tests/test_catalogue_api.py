@@ -17,9 +17,11 @@ from django.utils import translation
 from rest_framework.request import Request
 from rest_framework.serializers import ModelSerializer
 
-from catalogue import search, serializers, views
+from catalogue import serializers, views
 from catalogue.filters import GameFilter
 from catalogue.models import Author, Authorship, Copy, Game, Language, Publisher, Tag
+from catalogue.search import notice, ordering, pages, postings
+from catalogue.search.text import is_text_condition
 from tests.search_helpers import add_games, category, family_catalogue, lend, make_copy, make_game, titles
 
 GAMES = "/api/games/"
@@ -72,7 +74,7 @@ def test_a_result_is_what_drf_renders_of_its_declared_fields(client, catalogue):
     response = client.get(GAMES, {"tri": "titre"})
     request = response.wsgi_request
     drf = serializers.GameSerializer(context={"request": Request(request)})
-    games = views.result_list(api=True).order_by("title", "pk")
+    games = pages.result_list(api=True).order_by("title", "pk")
     expected = [ModelSerializer.to_representation(drf, game) for game in games]
     assert response.json()["results"] == expected
     sans_rien = expected[-1]
@@ -102,7 +104,7 @@ def test_a_notice_is_what_drf_renders_of_its_declared_fields(client, catalogue, 
     chateau.documents.create(file_name="aide.pdf", position=1)
     make_copy(chateau, "70003", section=None, status=Copy.Status.IN_REPAIR)
     response = client.get(f"{GAMES}le-chateau-des-dragons/", HTTP_ACCEPT_LANGUAGE=language)
-    game = views.notice_of("le-chateau-des-dragons")
+    game = notice.notice_of("le-chateau-des-dragons")
     copies = game.copies.all()
     game.copies_count, game.available_count = len(copies), sum(copy.is_available for copy in copies)
     drf = serializers.GameDetailSerializer(context={"request": Request(response.wsgi_request)})
@@ -143,7 +145,7 @@ def titles_of(answer: dict) -> list[str]:
 
 def test_a_long_list_stops_counting_at_the_limit_and_still_pages_to_the_end(client, db, monkeypatch):
     # "More than 1,000 games" at full scale; a limit of 30 here, with 45 games.
-    monkeypatch.setattr(views, "EXACT_COUNT_LIMIT", 30)
+    monkeypatch.setattr(ordering, "EXACT_COUNT_LIMIT", 30)
     for number in range(45):
         make_game(f"Jeu {number:02d}", players_min=2, players_max=4, age_min=6, duration_minutes=20)
     first = client.get(GAMES, {"joueurs": "3"}).json()
@@ -255,7 +257,7 @@ def test_a_one_word_search_pages_in_the_order_of_its_ranking_across_the_titles_e
     assert titles_of(last) == expected[40:] and (last["count"], last["count_exact"]) == (48, True)
     # With a count limit of 10, the 24 title matches alone say "more than 20" on page 1 (counting up
     # to the page's end); page 3, asked first, counts every match.
-    monkeypatch.setattr(views, "EXACT_COUNT_LIMIT", 10)
+    monkeypatch.setattr(ordering, "EXACT_COUNT_LIMIT", 10)
     counts = [client.get(GAMES, {"q": "pirates", "page": number}).json() for number in (3, 1)]
     assert [(answer["count"], answer["count_exact"]) for answer in counts] == [(48, True), (20, False)]
     assert titles_of(counts[1]) == expected[:20]
@@ -323,7 +325,9 @@ def test_a_one_word_search_reads_its_page_and_count_from_the_postings_not_every_
         games = games.for_players(players) if players else games
         games = games.with_tags(Tag.objects.filter(name=tag)) if tag else games
         games = (games.by_author(author) if author else games).sorted_by("pertinence")
-        sql, params = views.one_word_page(games, top - 20, top, games.order_by().values("pk")[:count_limit])
+        sql, params = postings.one_word_page(
+            games, top - 20, top, games.order_by().values("pk")[:count_limit]
+        )
         return whole_search_scans(sql, params)
 
     # A page of 20 and a count up to 21, from the postings alone: the whole search is neither ranked
@@ -348,8 +352,8 @@ def test_a_one_word_search_reads_its_page_and_count_from_the_postings_not_every_
     games = Game.objects.search("pirates").sorted_by("pertinence")
     # Two words, or a word PostgreSQL may split (a hyphen, another script), rank every match.
     for text in ("pirates zeste", "chat-perché", "x²"):
-        assert views.one_word_page(Game.objects.search(text).sorted_by("pertinence"), 0, 20) is None
-    assert views.one_word_page(games.order_by("title"), 0, 20) is None
+        assert postings.one_word_page(Game.objects.search(text).sorted_by("pertinence"), 0, 20) is None
+    assert postings.one_word_page(games.order_by("title"), 0, 20) is None
 
 
 @pytest.mark.postgresql
@@ -510,7 +514,7 @@ def test_the_text_index_yields_only_the_games_that_fit_the_table(db):
             ], criteria
         # The text's conditions alone: its words and the keys of its table, both in the index.
         games.query.where.children = [
-            child for child in games.query.where.children if search.is_text_condition(child, Game)
+            child for child in games.query.where.children if is_text_condition(child, Game)
         ]
         plan = count_plan(games)
         scan = re.search(r"Bitmap Index Scan on catalogue_game_search_gin .*\n\s*Index Cond: (.*)", plan)
@@ -587,12 +591,26 @@ def test_a_text_search_of_available_games_finds_them_behind_many_matches_on_loan
     assert titles_of(answer) == [f"Zoé {number}" for number in range(10)]
 
 
+def test_a_text_search_on_the_shelf_counts_up_to_its_own_lower_limit(client, db, monkeypatch):
+    """`q` with `disponible`: its page first, its count bounded lower than the other searches'."""
+    monkeypatch.setattr(pages, "AVAILABLE_COUNT_LIMIT", 5)  # the page's 20 games then bound it
+    for number in range(25):
+        make_copy(make_game(f"Corsaires {number:02d}"), f"8{number:04d}")
+    on_shelf = client.get(GAMES, {"q": "corsaires", "disponible": "oui"}).json()
+    assert (on_shelf["count"], on_shelf["count_exact"], len(on_shelf["results"])) == (20, False, 20)
+    second = client.get(on_shelf["next"]).json()
+    assert (second["count"], second["count_exact"], len(second["results"])) == (25, True, 5)
+    everything = client.get(GAMES, {"q": "corsaires"}).json()
+    assert (everything["count"], everything["count_exact"]) == (25, True)
+
+
 @pytest.mark.postgresql
 def test_a_word_with_many_games_on_the_shelf_counts_them_from_its_postings(client, db, monkeypatch):
-    # The count's limit is 1,000 and views.POSTINGS_READ 2,000 at full scale; here the limit is the
-    # first page's 20 games (the count goes to 21) and the postings read 30.
-    monkeypatch.setattr(views, "EXACT_COUNT_LIMIT", 10)
-    monkeypatch.setattr(views, "POSTINGS_READ", 30)
+    # The count's limit is 100 (a text search with `disponible`) and postings.POSTINGS_READ 2,000 at
+    # full scale; here the limit is the first page's 20 games (the count goes to 21) and the postings
+    # read 30.
+    monkeypatch.setattr(pages, "AVAILABLE_COUNT_LIMIT", 10)
+    monkeypatch.setattr(postings, "POSTINGS_READ", 30)
     # 36 games with `corsaires` in their title (its postings, best ranked: by title), 4 with the word
     # in their summary only; one copy each, all on the shelf.
     titled = [make_game(f"Corsaires {number:02d}") for number in range(36)]
@@ -604,7 +622,7 @@ def test_a_word_with_many_games_on_the_shelf_counts_them_from_its_postings(clien
         """The API's count of the games on the shelf, and the rows of the whole search it read."""
         answer = client.get(GAMES, {"q": "corsaires", "disponible": "oui"}).json()
         games = Game.objects.search("corsaires").with_copies(available=True)
-        sql, params = views.count_statement(games, games.order_by().values("pk")[:21])
+        sql, params = postings.count_statement(games, games.order_by().values("pk")[:21])
         return answer["count"], answer["count_exact"], whole_search_scans(f"SELECT {sql}", params)
 
     # 21 on the shelf among the first 30 postings: more than 20 games, the search itself not read.
@@ -615,7 +633,7 @@ def test_a_word_with_many_games_on_the_shelf_counts_them_from_its_postings(clien
         lend(copy)
     assert count() == (14, True, [14])
     # A word with fewer postings than are read (36 < 40) is counted whole.
-    monkeypatch.setattr(views, "POSTINGS_READ", 40)
+    monkeypatch.setattr(postings, "POSTINGS_READ", 40)
     for number, game in enumerate(titled[:26]):  # a second copy of each, on the shelf
         make_copy(game, f"6{number:04d}")
     assert count() == (20, False, [21])
@@ -636,7 +654,7 @@ def test_a_word_with_a_tag_is_counted_by_the_text_index_which_holds_both(client,
     def count(criteria: str) -> tuple[int, bool]:
         """The API's count, and whether counting (up to 21) read the word's postings."""
         games = GameFilter(QueryDict(f"q=vikings&{criteria}"), queryset=Game.objects.all()).qs
-        sql, params = views.count_statement(games, games.order_by().values("pk")[:21])
+        sql, params = postings.count_statement(games, games.order_by().values("pk")[:21])
         plan = plan_of(f"SELECT {sql}", params)
         read = any("on catalogue_search_posting" in line and "never executed" not in line for line in plan)
         return client.get(GAMES, QueryDict(f"q=vikings&{criteria}")).json()["count"], read
@@ -663,7 +681,7 @@ def test_a_search_of_two_words_counts_and_pages_from_one_list_of_its_matches(cli
     for criteria in ("", "&ages=6,10"):  # ranked, or the games for everyone first, then ranked
         games = GameFilter(QueryDict(f"q=tresor pirates{criteria}"), queryset=Game.objects.all()).qs
         for page, limit in ((1, 21), (2, 41), (3, 1001)):
-            sql, params = views.ranked_page(games, 20 * (page - 1), 20 * page, limit)
+            sql, params = postings.ranked_page(games, 20 * (page - 1), 20 * page, limit)
             plan = plan_of(sql, params)
             with connection.cursor() as cursor:
                 cursor.execute(sql, params)
@@ -772,7 +790,7 @@ def test_facets_count_the_games_without_a_category_in_the_total_only(client, cat
 @pytest.mark.postgresql
 def test_the_facets_of_a_broad_search_stop_at_the_limit_and_count_the_games_read(client, db, monkeypatch):
     # "More than 1,000 games" at full scale; a limit of 30 here, with 45 games of one category.
-    monkeypatch.setattr(search, "EXACT_COUNT_LIMIT", 30)
+    monkeypatch.setattr(ordering, "EXACT_COUNT_LIMIT", 30)
     add_games(45)
     facets = client.get(f"{GAMES}facets/", {"ages": "6,8"}).json()
     assert (facets["count"], facets["count_exact"]) == (30, False)
@@ -789,7 +807,7 @@ def test_the_facets_of_a_broad_word_are_those_of_its_best_ranked_games(client, d
     # A limit of 30 here. 40 games with `pirates` only in their summary, written first (the text's
     # index gives them first), then 40 with it in their title: past the limit, the games counted are
     # the 31 best ranked, all titles, read from the word's postings.
-    monkeypatch.setattr(search, "EXACT_COUNT_LIMIT", 30)
+    monkeypatch.setattr(ordering, "EXACT_COUNT_LIMIT", 30)
     summaries, titles = category("A 409", "jeu d'ambiance"), category("A 406", "jeu de stratégie")
     credited = {"duration_minutes": 30, "authors": ("Anne Dupont",)}
     for number in range(40):
@@ -801,7 +819,7 @@ def test_the_facets_of_a_broad_word_are_those_of_its_best_ranked_games(client, d
     assert facets["categories"] == [{"code": "A 406", "label": "jeu de stratégie", "count": 31}]
     assert facets["tags"] == [{"slug": "abordage", "name": "abordage", "count": 31}]
     # Fewer postings than the limit: the whole search is read, summaries included, and counted exactly.
-    monkeypatch.setattr(search, "EXACT_COUNT_LIMIT", 100)
+    monkeypatch.setattr(ordering, "EXACT_COUNT_LIMIT", 100)
     facets = client.get(f"{GAMES}facets/", {"q": "pirates"}).json()
     assert (facets["count"], facets["count_exact"]) == (80, True)
     assert [(facet["code"], facet["count"]) for facet in facets["categories"]] == [
@@ -809,7 +827,7 @@ def test_the_facets_of_a_broad_word_are_those_of_its_best_ranked_games(client, d
         ("A 409", 40),
     ]
     # With a condition its postings hold (a time, a category…), the same among the postings that pass.
-    monkeypatch.setattr(search, "EXACT_COUNT_LIMIT", 30)
+    monkeypatch.setattr(ordering, "EXACT_COUNT_LIMIT", 30)
     facets = client.get(f"{GAMES}facets/", {"q": "pirates", "duree_max": 45}).json()
     assert (facets["count"], facets["count_exact"]) == (30, False)
     assert facets["categories"] == [{"code": "A 406", "label": "jeu de stratégie", "count": 31}]

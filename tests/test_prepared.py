@@ -10,7 +10,7 @@ from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
 from catalogue.models import Copy, Game
-from catalogue.search import notice_copies
+from catalogue.search.notice import notice_copies
 from ludotheque.prepared import PreparedRead
 from tests.search_helpers import family_catalogue, lend, make_copy, make_game
 

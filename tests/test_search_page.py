@@ -6,8 +6,8 @@ from html import unescape
 import pytest
 from django.urls import reverse
 
-from catalogue import search, views
 from catalogue.models import Game
+from catalogue.search import ordering
 from catalogue.templatetags.games import game_result
 from tests.conftest import text_of
 from tests.search_helpers import add_games, category, family_catalogue, make_copy, make_game
@@ -144,8 +144,8 @@ def test_a_broad_search_says_more_than_the_limit_without_facet_counts_and_still_
     client, db, monkeypatch, django_assert_num_queries
 ):
     # "Plus de 1 000 jeux" at full scale; a limit of 30 here, with 45 games.
-    monkeypatch.setattr(search, "EXACT_COUNT_LIMIT", 30)
-    monkeypatch.setattr(views, "EXACT_COUNT_LIMIT", 30)
+    monkeypatch.setattr(ordering, "EXACT_COUNT_LIMIT", 30)
+    monkeypatch.setattr(ordering, "EXACT_COUNT_LIMIT", 30)
     add_games(45)
     # The facets found more than 30: no count of its own (the facets, the page's ids, its games, the
     # form's choices).

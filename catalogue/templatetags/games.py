@@ -2,8 +2,8 @@
 placeholder of a box without a picture, and a search result made of them.
 
 The pieces a result shows are written here rather than in templates: twenty results a page, and
-Django's template language spent ~0.3 ms on each (four templates, their tags and filters), a quarter
-of the page /jeux/.
+Django's template language, through four templates with their tags and filters for each, was a large
+share of the page /jeux/.
 """
 
 import datetime

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 CONTEXT = 2  # unchanged lines shown around each change
 # Steps of the comparison: about a third of a second here, and far more than two versions of a real
-# page need (7 Wonders' page, 17 KB, against itself with every other line rewritten: under 1 ms).
+# page need (7 Wonders' page, 17 KB, against itself with every other line rewritten).
 DIFF_BUDGET = 2_000_000
 # Rows of the comparison's table: each costs the page's template its share, and two real versions of
 # a page (under 200 lines) never need more; two versions changed in more lines are not compared.
