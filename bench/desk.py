@@ -88,7 +88,8 @@ def seed(clients: int, checkouts: int, loan_fee: str = "0") -> tuple[str, list[l
     from rest_framework.authtoken.models import Token
 
     from catalogue.models import Component, Copy, Game, Location
-    from loans.models import Loan, Member, MembershipType
+    from loans.models import Loan
+    from members.models import Member, MembershipType
 
     location = Location.objects.create(name="Maison des Enfants")
     # Game rows as long as real notices (a summary, contents): the desk reads a copy with its game.

@@ -32,7 +32,7 @@ def workload(client, token: str) -> None:
     from django.db import transaction
 
     from catalogue.models import Copy, Game
-    from loans.models import Member
+    from members.models import Member
 
     auth = {"HTTP_AUTHORIZATION": f"Token {token}"}
     slugs = list(Game.objects.filter(copies__isnull=False).order_by("pk").values_list("slug", flat=True)[:5])

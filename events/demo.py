@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from catalogue.models import Game, Location
-from loans.models import Member
+from members.models import Member
 
 from . import services
 from .models import Booking, Event

@@ -5,7 +5,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from ledger.models import Method
-from loans.models import Member
+from members.models import Member
 from once.forms import OnceForm
 
 from .models import Booking

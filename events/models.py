@@ -171,7 +171,7 @@ class Booking(models.Model):
         Event, on_delete=models.PROTECT, related_name="bookings", verbose_name=_("animation")
     )
     member = models.ForeignKey(
-        "loans.Member",
+        "members.Member",
         on_delete=models.PROTECT,
         null=True,
         blank=True,

@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy
 
 from ledger.models import Entry, Kind
 from ledger.services import charge_create, entry_reverse, payment_create
-from loans.models import Member
+from members.models import Member
 
 from .models import Booking, Event
 

@@ -14,8 +14,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from ledger.services import euros
 from loans.forms import add_refusal
-from loans.models import Member
 from ludotheque.access import staff_required
+from members.models import Member
 from once.forms import submit_once
 
 from . import services

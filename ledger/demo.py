@@ -13,11 +13,12 @@ from django.utils import timezone
 
 from catalogue.models import Component, Copy, Location
 from loans import services as loans_services
-from loans.demo import STAFF_USERNAME
-from loans.models import Hold, Loan, Member, MembershipType
+from loans.models import Hold, Loan
+from members.demo import STAFF_USERNAME
+from members.models import Member, MembershipType
 
 from . import services
-from .models import Entry, Method
+from .models import Entry, Method, owing
 
 # The yearly membership charges late returns, missing pieces and lost games; the 3-month one nothing.
 FEES = {
@@ -83,7 +84,7 @@ def load(*, stdout) -> None:
             note="Caution annuelle",
         )
     stdout.write(
-        f"  {Entry.objects.count()} ledger entries: {Member.objects.owing().count()} family owing money, "
+        f"  {Entry.objects.count()} ledger entries: {owing(Member.objects.all()).count()} family owing money, "
         f"{Entry.objects.deposits_held().count()} deposit held."
     )
 

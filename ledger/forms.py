@@ -11,8 +11,8 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from catalogue.models import Location
-from loans.models import MembershipType
 from ludotheque.money import MoneyField
+from members.models import MembershipType
 from once.forms import OnceForm
 
 from .models import Kind, Method

@@ -168,7 +168,7 @@ def till_effect() -> Case:
 
 
 def member_balance() -> Coalesce:
-    """What a family owes, as an expression for annotating families: `Member.objects.with_balance()`."""
+    """What a family owes, as an expression for annotating families: `.annotate(balance=member_balance())`."""
     owed = (
         Entry.objects.filter(member=OuterRef("pk"))
         .order_by()
@@ -177,6 +177,11 @@ def member_balance() -> Coalesce:
         .values("total")
     )
     return Coalesce(Subquery(owed), Value(ZERO), output_field=Money())
+
+
+def owing(families: models.QuerySet) -> models.QuerySet:
+    """The families that owe the ludothèque money, annotated with their `balance`."""
+    return families.annotate(balance=member_balance()).filter(balance__gt=0)
 
 
 class EntryQuerySet(AppendOnlyQuerySet):
@@ -245,7 +250,7 @@ class Entry(AppendOnlyModel):
     """One line of a family's ledger: a charge, money received or given back, or a deposit's step."""
 
     member = models.ForeignKey(
-        "loans.Member", on_delete=models.PROTECT, related_name="ledger_entries", verbose_name=_("famille")
+        "members.Member", on_delete=models.PROTECT, related_name="ledger_entries", verbose_name=_("famille")
     )
     kind = models.CharField(_("nature"), max_length=20, choices=Kind)
     # Positive, except in a reversal (the opposite of the amount it reverses).
@@ -443,10 +448,10 @@ class Membership(AppendOnlyModel):
     """One period of a family's membership, recorded when it is renewed at the desk."""
 
     member = models.ForeignKey(
-        "loans.Member", on_delete=models.PROTECT, related_name="memberships", verbose_name=_("famille")
+        "members.Member", on_delete=models.PROTECT, related_name="memberships", verbose_name=_("famille")
     )
     membership_type = models.ForeignKey(
-        "loans.MembershipType",
+        "members.MembershipType",
         on_delete=models.PROTECT,
         related_name="memberships",
         verbose_name=_("type d'adhésion"),

@@ -11,11 +11,11 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from loans.models import Member, MembershipType
 from ludotheque.access import staff_required
 from ludotheque.spreadsheets import csv_lines
+from members.models import Member, MembershipType
 
-from .models import ZERO, Entry, Kind, Membership, Method, money_sum, owed_effect, till_effect
+from .models import ZERO, Entry, Kind, Membership, Method, money_sum, owed_effect, owing, till_effect
 
 MONTHS = range(1, 13)
 
@@ -112,7 +112,7 @@ def reports(request: HttpRequest) -> HttpResponse:
         "memberships": memberships_by_type(year),
         "deposits": deposits,
         "deposit_total": deposits.aggregate(total=money_sum("amount"))["total"] or ZERO,
-        "owing": Member.objects.owing().order_by("-balance", "name")[:100],
+        "owing": owing(Member.objects.all()).order_by("-balance", "name")[:100],
     }
     return render(request, "ledger/reports.html", context)
 

@@ -7,8 +7,9 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from catalogue.models import Copy, Location
-from loans.models import Loan, Member
+from loans.models import Loan
 from ludotheque.money import MoneySerializerField
+from members.models import Member
 
 from .models import Entry, Kind, Method
 

@@ -30,7 +30,8 @@ from catalogue.models import Location
 from .models import ZERO, Entry, Kind, Membership, Method, ReceiptCounter, TillClosure
 
 if TYPE_CHECKING:
-    from loans.models import Loan, Member, MembershipType, MissingPiece
+    from loans.models import Loan, MissingPiece
+    from members.models import Member, MembershipType
 
 # Refusals that describe the state of the books rather than the request (the API answers 409).
 CONFLICT_CODES = {"already_reversed", "deposit_settled", "period_closed"}

@@ -14,9 +14,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from catalogue.models import Location
 from loans.forms import add_refusal
-from loans.models import Member, MembershipType
 from loans.views import next_url
 from ludotheque.access import staff_required
+from members.models import Member, MembershipType
 from once.forms import submit_once
 
 from . import services

@@ -6,6 +6,7 @@ reason; every other refusal answers 400 with the message under the field it is a
 
 import django_filters
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db.models import Count, Q
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
@@ -16,10 +17,12 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
 from catalogue.models import Copy
+from ledger.models import member_balance
+from members.models import Member
 
 from . import services
 from .forms import copy_for_barcode
-from .models import Hold, Loan, Member
+from .models import Hold, Loan
 from .serializers import (
     ChargeSerializer,
     HoldSerializer,
@@ -74,8 +77,10 @@ class MemberViewSet(
     queryset = (
         Member.objects.select_related("membership_type")
         .prefetch_related("household")
-        .with_open_loan_count()
-        .with_balance()
+        .annotate(
+            open_loan_count=Count("loans", filter=Q(loans__returned_at__isnull=True)),
+            balance=member_balance(),
+        )
         .order_by("name", "pk")
     )
     serializer_class = MemberSerializer

@@ -19,10 +19,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from ludotheque.access import staff_required
+from members.models import Member
 from rules.checkout import print_aids
 from rules.pieces import summary
 
-from .models import Loan, Member
+from .models import Loan
 from .playable import copy_missing, copy_playability
 
 # The notice's rules text printed for a game without executable rules: what fits on its pages.

@@ -17,8 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from catalogue.spreadsheet import SheetError, table
-
-from .models import HouseholdMember, Member, MembershipType
+from members.models import HouseholdMember, Member, MembershipType
 
 FAMILY_COLUMNS = [
     "carte",

@@ -12,9 +12,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from icalendar import Calendar, Event, vDuration
 
+from members.models import Member
 from opening.schedule import SiteCalendar, hours_text, site_calendars
-
-from .models import Member
 
 # How often calendar apps are asked to fetch the feed again.
 REFRESH_INTERVAL = datetime.timedelta(hours=6)

@@ -10,9 +10,10 @@ from django.utils.translation import gettext_lazy as _
 
 from catalogue.models import Copy, Game
 from ledger.services import euros
+from members.models import Member
 from once.forms import OnceForm
 
-from .models import Loan, Member, MissingPiece
+from .models import Loan, MissingPiece
 from .renewals import LateFee
 from .services import late_fee_due, missing_pieces_price
 

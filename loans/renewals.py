@@ -20,9 +20,10 @@ from django.utils.translation import ngettext_lazy
 from ledger import services as ledger
 from ledger.models import Entry, Kind
 from ledger.services import euros
+from members.models import Member, MembershipType
 from opening.schedule import weekday_date
 
-from .models import Hold, Loan, Member, MembershipType
+from .models import Hold, Loan
 
 
 class LateFee(models.TextChoices):

@@ -15,10 +15,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ledger.models import Membership
+from members.models import HouseholdMember, Member
 from report.figures import AGE_GROUPS, by_month, esar_rows, month_rows
 from report.registry import Section, Table, served_member_ids
 
-from .models import HouseholdMember, Loan, Member
+from .models import Loan
 
 
 def _loans(year: int, site: int | None):

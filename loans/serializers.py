@@ -7,8 +7,9 @@ from rest_framework import serializers
 from catalogue.models import Component
 from ledger.models import Entry
 from ludotheque.api import FieldsOnceMixin
+from members.models import HouseholdMember, Member
 
-from .models import Hold, HouseholdMember, Loan, Member, MissingPiece
+from .models import Hold, Loan, MissingPiece
 from .renewals import LateFee
 
 
@@ -53,7 +54,7 @@ class MemberSerializer(serializers.ModelSerializer):
         return member.membership_is_valid()
 
     def get_open_loan_count(self, member: Member) -> int:
-        # Lists annotate the count (Member.objects.with_open_loan_count()); a fresh record counts it.
+        # Lists annotate the count (api.MemberViewSet); a fresh record counts it.
         count = getattr(member, "open_loan_count", None)
         return member.loans.open().count() if count is None else count
 
@@ -62,7 +63,7 @@ class MemberSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(serializers.DecimalField(max_digits=9, decimal_places=2))
     def get_balance(self, member: Member) -> str:
-        # Lists annotate it (Member.objects.with_balance()); a fresh record reads its ledger.
+        # Lists annotate it (api.MemberViewSet); a fresh record reads its ledger.
         balance = getattr(member, "balance", None)
         if balance is None:
             balance = Entry.objects.filter(member=member).balance()

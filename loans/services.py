@@ -36,12 +36,13 @@ from django.utils.translation import ngettext_lazy
 from catalogue.models import Component, Copy, Game
 from catalogue.registry import elsewhere_label
 from ledger import services as ledger
-from ledger.models import Entry, Kind
+from ledger.models import Entry, Kind, member_balance
 from ludotheque.prepared import UNUSED_ID, PreparedRead
+from members.models import Member, MembershipType
 from opening.schedule import next_opening_day, weekday_date
 from rules.pieces import summary as playability_summary
 
-from .models import HOLD_PICKUP_DAYS, Hold, Loan, Member, MembershipType, MissingPiece
+from .models import HOLD_PICKUP_DAYS, Hold, Loan, MissingPiece
 from .playable import copy_playability, copy_playable_store
 from .renewals import late_fee_settle, late_refusal, renewal_refusal
 
@@ -164,7 +165,10 @@ _BALANCE = PreparedRead(
     "balance",
     # What the family owes: the sum of its ledger entries, as Entry.objects.filter(member=…).balance().
     lambda member: (
-        Member.objects.filter(pk=member).with_balance().order_by().values_list("balance", flat=True)
+        Member.objects.filter(pk=member)
+        .annotate(balance=member_balance())
+        .order_by()
+        .values_list("balance", flat=True)
     ),
     UNUSED_ID,
 )

@@ -21,6 +21,8 @@ from ledger.forms import MoneyForm
 from ledger.models import Entry
 from ledger.services import euros, renewal_due, renewal_period
 from ludotheque.access import staff_required
+from members import accounts as family_accounts
+from members.models import Member, MembershipType
 from once.forms import OnceForm, submit_once
 from opening.schedule import weekday_date
 
@@ -37,7 +39,7 @@ from .forms import (
     add_refusal,
     copy_for_barcode,
 )
-from .models import Hold, Loan, Member, MembershipType, MissingPiece
+from .models import Hold, Loan, MissingPiece
 from .renewals import explain_loans
 from .services import short_date
 from .waiting import waiting_warning
@@ -718,7 +720,7 @@ def member_invite(request: HttpRequest, pk: int) -> HttpResponse:
     """The desk e-mails the family a link to choose the password of its account."""
     member = _get_member(pk)
     try:
-        accounts.member_invite(member=member)
+        family_accounts.member_invite(member=member)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:

@@ -20,7 +20,8 @@ from django.utils.translation import gettext_lazy as _
 
 from catalogue.models import Copy
 from loans import services as loans
-from loans.models import Loan, Member
+from loans.models import Loan
+from members.models import Member
 from onsite import services as onsite
 from onsite.models import Session
 

@@ -13,7 +13,8 @@ from django.db.models import Count, Prefetch, Q
 from django.utils import timezone
 
 from catalogue.models import Component, Copy, Location
-from loans.models import Hold, Loan, Member, MembershipType, MissingPiece
+from loans.models import Hold, Loan, MissingPiece
+from members.models import Member, MembershipType
 
 # How long the offline desk keeps a tour's data on the device (static/js/tour.js deletes it then).
 KEEP_DAYS = 7

@@ -16,8 +16,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from catalogue.models import Copy, Location
-from loans.models import Member
 from ludotheque.access import staff_required
+from members.models import Member
 
 from .forms import MAX_ACTIONS, ActionForm, DismissForm
 from .models import OfflineAction

@@ -21,7 +21,7 @@ def locked_out(request: HttpRequest, original_response=None, credentials=None) -
 
 
 class LoginForm(AuthenticationForm):
-    """Django's login form, saying what a family may type (loans.accounts.FamilyLoginBackend)."""
+    """Django's login form, saying what a family may type (members.accounts.FamilyLoginBackend)."""
 
     username = UsernameField(
         label=_("E-mail, numéro de carte ou identifiant"),

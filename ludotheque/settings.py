@@ -252,6 +252,7 @@ INSTALLED_APPS = [
     "catalogue",
     "opening",
     "rules",
+    "members",
     "loans",
     "ledger",
     "events",
@@ -332,8 +333,8 @@ AUTH_PASSWORD_VALIDATORS = [
 # django-axes checks each login attempt first, for the site's login page and the admin's alike.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    # A username, or a family's e-mail address or card number (loans/accounts.py).
-    "loans.accounts.FamilyLoginBackend",
+    # A username, or a family's e-mail address or card number (members/accounts.py).
+    "members.accounts.FamilyLoginBackend",
 ]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -394,7 +395,7 @@ AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_LOCKOUT_CALLABLE = "ludotheque.login.locked_out"
 AXES_CLIENT_IP_CALLABLE = "ludotheque.api.client_ip"
 # A family may type its e-mail or card number: failures count against the one account either way.
-AXES_USERNAME_CALLABLE = "loans.accounts.axes_username"
+AXES_USERNAME_CALLABLE = "members.accounts.axes_username"
 AXES_DISABLE_ACCESS_LOG = True  # no log of successful logins: nothing the library needs to keep
 AXES_VERBOSE = False
 
@@ -406,7 +407,7 @@ API_THROTTLE_RATES = {
     "user": env_rate("API_THROTTLE_USER", "1200/minute"),
     "rules": env_rate("API_THROTTLE_RULES", "300/minute"),
 }
-# Password reset requests (loans/passwords.py), per client address and per login typed.
+# Password reset requests (members/passwords.py), per client address and per login typed.
 PASSWORD_RESET_RATES = {
     "address": env_rate("PASSWORD_RESET_PER_ADDRESS", "20/hour"),
     "login": env_rate("PASSWORD_RESET_PER_LOGIN", "3/hour"),

@@ -4,8 +4,8 @@ from django.conf import settings
 from django.conf.urls.static import static
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
-from django.views.generic import TemplateView
+from django.urls import include, path, re_path
+from django.views.generic import RedirectView, TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import DefaultRouter
 
@@ -13,8 +13,8 @@ from catalogue import views as catalogue_views
 from events import api as events_api
 from ledger import api as ledger_api
 from loans import api as loans_api
-from loans.passwords import PasswordResetView
 from ludotheque.login import LoginView, LogoutView
+from members.passwords import PasswordResetView
 from rules import api as rules_api
 from rules import board_api as rules_board_api
 
@@ -48,7 +48,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("connexion/", LoginView.as_view(), name="login"),
     path("deconnexion/", LogoutView.as_view(), name="logout"),
-    # Password reset by e-mail (also the link of a family's invitation, loans/accounts.py).
+    # Password reset by e-mail (also the link of a family's invitation, members/accounts.py).
     path("mot-de-passe/", PasswordResetView.as_view(), name="password_reset"),
     path("mot-de-passe/envoye/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
     path(
@@ -58,6 +58,12 @@ urlpatterns = [
     ),
     path(
         "mot-de-passe/fait/", auth_views.PasswordResetCompleteView.as_view(), name="password_reset_complete"
+    ),
+    # The families' admin pages were under /admin/loans/ before they had their own app: a librarian's
+    # bookmark still opens them.
+    re_path(
+        r"^admin/loans/(?P<model>member|membershiptype)/(?P<rest>.*)$",
+        RedirectView.as_view(url="/admin/members/%(model)s/%(rest)s", permanent=True, query_string=True),
     ),
     path("admin/", admin.site.urls),
     path("", include("catalogue.urls")),

@@ -46,7 +46,7 @@ class Notice(models.Model):
 
     # Empty once anonymised (loans.services.history_anonymise): recipient and texts are emptied too.
     member = models.ForeignKey(
-        "loans.Member",
+        "members.Member",
         on_delete=models.PROTECT,
         null=True,
         blank=True,
@@ -142,7 +142,7 @@ class NoticeItem(models.Model):
     notice = models.ForeignKey(Notice, on_delete=models.PROTECT, related_name="items", verbose_name=_("avis"))
     # The notice's family again, so that the database can say "once per membership end".
     member = models.ForeignKey(
-        "loans.Member",
+        "members.Member",
         on_delete=models.PROTECT,
         null=True,
         blank=True,

@@ -23,7 +23,8 @@ from django.utils.translation import gettext as _
 
 from catalogue.models import Copy, Location
 from events.models import Booking
-from loans.models import Hold, Loan, Member, MembershipType
+from loans.models import Hold, Loan
+from members.models import Member, MembershipType
 from opening.schedule import SiteCalendar, hours_text, site_calendars
 
 from .events import event_context, plan_events

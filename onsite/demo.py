@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from catalogue.models import Copy, Location
-from loans.models import Member
+from members.models import Member
 from opening.schedule import site_calendar
 from rules.models import RulePage
 

@@ -9,7 +9,8 @@ from django.utils.translation import gettext_lazy as _
 
 from catalogue.models import Copy, Game, Location
 from loans.forms import copy_for_barcode
-from loans.models import Member, MissingPiece
+from loans.models import MissingPiece
+from members.models import Member
 from once.forms import OnceForm
 
 from .models import Play, Session, TableUse

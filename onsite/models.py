@@ -93,7 +93,7 @@ class Visit(models.Model):
         Session, on_delete=models.PROTECT, related_name="visits", verbose_name=_("séance")
     )
     member = models.ForeignKey(
-        "loans.Member",
+        "members.Member",
         on_delete=models.PROTECT,
         null=True,
         blank=True,

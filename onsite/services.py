@@ -20,8 +20,9 @@ from django.utils.translation import gettext_lazy as _
 
 from catalogue.models import Component, Copy, Game, Location
 from loans import services as loans
-from loans.models import Hold, Loan, Member, MissingPiece
+from loans.models import Hold, Loan, MissingPiece
 from loans.playable import copy_playable_store
+from members.models import Member
 from opening.schedule import site_calendar
 
 from .models import Play, Session, TableUse, Visit

@@ -12,8 +12,9 @@ from django.utils import timezone
 
 from catalogue.models import Copy
 from loans import services
-from loans.demo import STAFF_USERNAME
-from loans.models import Hold, Loan, Member
+from loans.models import Hold, Loan
+from members.demo import STAFF_USERNAME
+from members.models import Member
 
 from .services import history_anonymise, months_before
 

@@ -10,7 +10,7 @@ from decimal import Decimal
 from django.contrib.auth import get_user_model
 from django.db.models import Model
 
-from loans.models import Member
+from members.models import Member
 
 
 def _value(value):

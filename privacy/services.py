@@ -22,8 +22,9 @@ from django.utils.translation import ngettext_lazy
 from events.models import Booking
 from ledger.models import Entry
 from ledger.services import euros
-from loans.models import Hold, Loan, Member
+from loans.models import Hold, Loan
 from loans.services import hold_cancel
+from members.models import Member
 from notices.models import Notice, NoticeItem
 
 # What an erased family's row keeps in place of its name and card number.

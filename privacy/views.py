@@ -14,8 +14,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from ledger.models import Entry
-from loans.models import Member
 from ludotheque.access import staff_required
+from members.models import Member
 
 from . import services
 from .export import member_data

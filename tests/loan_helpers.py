@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from catalogue.models import Component, Copy, Game, Location
-from loans.models import HouseholdMember, Member, MembershipType
+from members.models import HouseholdMember, Member, MembershipType
 
 _serial = count(1)
 

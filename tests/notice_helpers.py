@@ -5,7 +5,8 @@ import datetime
 from django.utils import timezone
 
 from catalogue.models import Copy, Location
-from loans.models import Hold, Loan, Member
+from loans.models import Hold, Loan
+from members.models import Member
 from opening.models import OpeningHours, Weekday
 from tests.loan_helpers import make_copy, make_game
 

@@ -2,7 +2,7 @@
 
 from catalogue.models import Component, Game
 from loans import services
-from loans.models import HouseholdMember, Member
+from members.models import HouseholdMember, Member
 from rules.models import RulePage
 from tests.loan_helpers import make_copy, make_game
 

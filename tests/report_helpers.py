@@ -6,7 +6,8 @@ from django.utils import timezone
 
 from catalogue.models import Category, Copy, Game, Location
 from ledger.models import Membership
-from loans.models import HouseholdMember, Loan
+from loans.models import Loan
+from members.models import HouseholdMember
 from onsite.models import Play, Session, TableUse, Visit
 from tests.loan_helpers import make_game, make_member
 

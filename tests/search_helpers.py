@@ -19,7 +19,8 @@ from catalogue.models import (
     PublisherCredit,
     Tag,
 )
-from loans.models import Loan, Member, MembershipType
+from loans.models import Loan
+from members.models import Member, MembershipType
 
 _serial = count(1)
 

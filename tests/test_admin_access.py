@@ -11,7 +11,7 @@ from rules.models import Revision
 
 pytestmark = pytest.mark.django_db
 
-PROJECT_APPS = {"catalogue", "loans", "rules", "ledger", "inventory"}
+PROJECT_APPS = {"catalogue", "members", "loans", "rules", "ledger", "inventory"}
 REGISTERED = sorted(
     model._meta.label_lower for model in admin.site._registry if model._meta.app_label in PROJECT_APPS
 )
@@ -24,7 +24,7 @@ def changelist(label: str) -> str:
 
 def test_every_project_model_is_in_the_admin():
     assert {label.split(".")[0] for label in REGISTERED} == PROJECT_APPS
-    assert {"catalogue.game", "catalogue.copy", "loans.member", "loans.loan", "rules.rulepage"} <= set(
+    assert {"catalogue.game", "catalogue.copy", "members.member", "loans.loan", "rules.rulepage"} <= set(
         REGISTERED
     )
 
@@ -64,5 +64,15 @@ def test_history_cannot_be_added_or_deleted_in_the_admin(client, staff_user, mod
 def test_a_librarian_may_add_a_copy_and_a_family(client, staff_user):
     client.force_login(staff_user)
     assert client.get(reverse("admin:catalogue_copy_add")).status_code == 200
-    assert client.get(reverse("admin:loans_member_add")).status_code == 200
+    assert client.get(reverse("admin:members_member_add")).status_code == 200
     assert Copy.objects.count() == 0
+
+
+def test_the_families_admin_addresses_of_before_the_members_app_still_open_them(client, staff_user):
+    client.force_login(staff_user)
+    response = client.get("/admin/loans/member/add/?_popup=1", follow=True)
+    assert response.redirect_chain[0] == ("/admin/members/member/add/?_popup=1", 301)
+    assert response.status_code == 200
+    response = client.get("/admin/loans/membershiptype/", follow=True)
+    assert response.redirect_chain[0] == ("/admin/members/membershiptype/", 301)
+    assert response.status_code == 200

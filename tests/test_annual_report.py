@@ -16,7 +16,8 @@ from django.utils import timezone
 from catalogue.forms import CopyForm
 from catalogue.models import Copy, Location
 from loans import demo as demo_loans
-from loans.models import Loan, Member
+from loans.models import Loan
+from members.models import Member
 from onsite.models import Visit
 from privacy.services import months_before
 from report import registry

@@ -7,7 +7,7 @@ from django.urls import reverse
 from icalendar import Calendar
 
 from loans import services
-from loans.models import Member
+from members.models import Member
 from tests.conftest import text_of
 from tests.loan_helpers import make_copy, make_family_user, make_game, make_member
 from tests.notice_helpers import open_wednesdays_and_saturdays

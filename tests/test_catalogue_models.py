@@ -7,7 +7,8 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import IntegrityError, transaction
 
 from catalogue.models import Category, Component, Copy, Game, Location, Tag
-from loans.models import Loan, Member, MembershipType
+from loans.models import Loan
+from members.models import Member, MembershipType
 
 
 @pytest.fixture

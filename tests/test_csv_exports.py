@@ -11,7 +11,7 @@ from django.utils import timezone
 from catalogue.models import Location
 from catalogue.spreadsheet import read_sheet
 from ledger import services
-from loans.models import Member
+from members.models import Member
 from onsite.models import Play, Session, Visit
 from tests.ledger_helpers import charge, make_site
 from tests.loan_helpers import make_copy, make_game, make_member

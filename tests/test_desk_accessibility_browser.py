@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from catalogue.models import Copy
-from loans.models import Member
+from members.models import Member
 from tests.axe import PHONE, axe_tab, page_violations
 from tests.desk_browser import scan
 

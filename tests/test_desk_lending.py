@@ -39,7 +39,7 @@ def test_the_desk_opens_with_the_scan_box_focused(desk, world):
 def test_the_desk_offers_every_librarian_to_register_a_family(desk, world, staff_user):
     assert not staff_user.user_permissions.exists()  # the admin lets every staff member add a family
     html = desk.get(reverse("loans:desk")).content.decode()
-    assert f'href="{reverse("admin:loans_member_add")}"' in html
+    assert f'href="{reverse("admin:members_member_add")}"' in html
 
 
 def test_scanning_a_card_opens_the_familys_page(desk, world):

@@ -174,10 +174,10 @@ def test_the_admin_shows_loans_but_offers_no_delete(admin_client, world):
     assert admin_client.get(reverse("admin:loans_loan_change", args=[world["current"].pk])).status_code == 200
     assert admin_client.get(reverse("admin:loans_loan_delete", args=[world["current"].pk])).status_code == 403
     assert admin_client.get(reverse("admin:loans_loan_add")).status_code == 403
-    assert admin_client.get(reverse("admin:loans_member_changelist")).status_code == 200
-    assert admin_client.get(reverse("admin:loans_member_add")).status_code == 200
+    assert admin_client.get(reverse("admin:members_member_changelist")).status_code == 200
+    assert admin_client.get(reverse("admin:members_member_add")).status_code == 200
     assert (
-        admin_client.get(reverse("admin:loans_member_delete", args=[world["tartempion"].pk])).status_code
+        admin_client.get(reverse("admin:members_member_delete", args=[world["tartempion"].pk])).status_code
         == 403
     )
     assert admin_client.get(reverse("admin:loans_hold_changelist")).status_code == 200

@@ -11,7 +11,8 @@ from django.utils import timezone
 
 from catalogue.models import Copy
 from loans import services
-from loans.models import Hold, Loan, MembershipType
+from loans.models import Hold, Loan
+from members.models import MembershipType
 from tests.conftest import text_of
 from tests.loan_helpers import (
     make_copy,

@@ -7,7 +7,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from catalogue.models import SpreadsheetImport
-from loans.models import HouseholdMember, Member
+from members.models import HouseholdMember, Member
 from tests.conftest import text_of
 from tests.loan_helpers import make_member, make_membership_type
 

@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.urls import reverse
 
-from loans.models import Member
+from members.models import Member
 from tests.conftest import text_of
 from tests.loan_helpers import make_family_user, make_member
 
@@ -95,7 +95,7 @@ def test_the_admin_action_invites_the_selected_families(
     client.force_login(staff_user)
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(
-            reverse("admin:loans_member_changelist"),
+            reverse("admin:members_member_changelist"),
             {"action": "invite", "_selected_action": [alex.pk]},
             follow=True,
         )

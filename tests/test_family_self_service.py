@@ -8,7 +8,8 @@ from django.utils import timezone
 
 from catalogue.models import Copy
 from loans import services
-from loans.models import Hold, HouseholdMember, Loan, Member
+from loans.models import Hold, Loan
+from members.models import HouseholdMember, Member
 from tests.loan_helpers import make_copy, make_family_user, make_game, make_member
 
 pytestmark = pytest.mark.django_db

@@ -137,7 +137,7 @@ def test_staff_edit_what_the_home_page_says_in_the_admin(client, staff_user):
     form = client.get(reverse("admin:catalogue_location_change", args=[site.pk])).content.decode()
     assert 'name="phone"' in form and 'name="email"' in form and 'name="address"' in form
     assert 'name="opening_hours-0-weekday"' in form
-    membership = client.get(reverse("admin:loans_membershiptype_add")).content.decode()
+    membership = client.get(reverse("admin:members_membershiptype_add")).content.decode()
     assert 'name="public"' in membership and 'name="price"' in membership
 
 

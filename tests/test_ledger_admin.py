@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from ledger.models import Entry
-from loans.models import MembershipType
+from members.models import MembershipType
 from tests.conftest import text_of
 from tests.ledger_helpers import charge
 from tests.loan_helpers import make_copy, make_game, make_member
@@ -56,7 +56,7 @@ def test_a_fee_in_other_digits_is_refused_in_the_admin(admin_client):
         "late_fee_per_day": "0,20",
         "debt_limit": "20",
     }
-    response = admin_client.post(reverse("admin:loans_membershiptype_add"), fields)
+    response = admin_client.post(reverse("admin:members_membershiptype_add"), fields)
     assert response.status_code == 200
     assert "Écrivez le montant avec les chiffres 0 à 9 et une virgule, par exemple 12,50." in text_of(
         response
@@ -66,7 +66,7 @@ def test_a_fee_in_other_digits_is_refused_in_the_admin(admin_client):
 
 def test_a_librarian_sets_the_fees_of_a_membership_type(admin_client):
     response = admin_client.post(
-        reverse("admin:loans_membershiptype_add"),
+        reverse("admin:members_membershiptype_add"),
         {
             "name": "Famille (1 an)",
             "duration_days": 365,
@@ -101,7 +101,7 @@ def test_a_librarian_sets_the_fees_of_a_membership_type(admin_client):
 
 def test_a_negative_fee_is_refused_with_a_message(admin_client):
     response = admin_client.post(
-        reverse("admin:loans_membershiptype_add"),
+        reverse("admin:members_membershiptype_add"),
         {
             "name": "Gratuit",
             "duration_days": 365,

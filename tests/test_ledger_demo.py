@@ -6,18 +6,19 @@ from decimal import Decimal
 import pytest
 from django.core.management import call_command
 
-from ledger.models import Entry, Kind
-from loans.models import Loan, Member
+from ledger.models import Entry, Kind, owing
+from loans.models import Loan
+from members.models import Member
 
 pytestmark = pytest.mark.django_db
 
 
 def test_the_demo_has_a_late_fee_owed_and_a_deposit_held():
     call_command("load_demo", "--force", stdout=io.StringIO())
-    owing = Member.objects.owing().get()
-    assert owing.card_barcode == "M0003"
+    family = owing(Member.objects.all()).get()
+    assert family.card_barcode == "M0003"
     late_fee = Entry.objects.get(kind=Kind.LATE_FEE)
-    assert (late_fee.member, late_fee.amount, late_fee.waived) == (owing, Decimal("1.80"), False)
+    assert (late_fee.member, late_fee.amount, late_fee.waived) == (family, Decimal("1.80"), False)
     assert late_fee.loan.returned_at is not None
     deposit = Entry.objects.deposits_held().get()
     assert (deposit.member.card_barcode, deposit.amount, deposit.method) == (

@@ -9,8 +9,8 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from ledger import services, till
-from ledger.models import AppendOnlyError, Entry, Kind, Membership, Method, TillClosure
-from loans.models import Member
+from ledger.models import AppendOnlyError, Entry, Kind, Membership, Method, TillClosure, member_balance, owing
+from members.models import Member
 from tests.ledger_helpers import charge, make_site, owed, pay
 from tests.loan_helpers import make_member
 
@@ -32,7 +32,7 @@ def codes(error: ValidationError) -> set[str]:
 
 def test_a_family_owes_nothing_until_charged(family):
     assert owed(family) == Decimal("0.00")
-    assert not Member.objects.owing().exists()
+    assert not owing(Member.objects.all()).exists()
 
 
 def test_the_balance_is_the_charges_less_the_payments(family, staff_user):
@@ -40,8 +40,8 @@ def test_the_balance_is_the_charges_less_the_payments(family, staff_user):
     charge(family, "1.80", staff_user, kind=Kind.LATE_FEE)
     pay(family, "20.00", staff_user)
     assert owed(family) == Decimal("6.80")
-    assert Member.objects.with_balance().get(pk=family.pk).balance == Decimal("6.80")
-    assert list(Member.objects.owing()) == [family]
+    assert Member.objects.annotate(balance=member_balance()).get(pk=family.pk).balance == Decimal("6.80")
+    assert list(owing(Member.objects.all())) == [family]
 
 
 def test_a_payment_gets_the_method_the_site_the_clerk_and_the_date(family, staff_user):

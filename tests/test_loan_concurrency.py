@@ -5,7 +5,8 @@ from django.core.exceptions import ValidationError
 
 from catalogue.models import Copy
 from loans import services
-from loans.models import Hold, Loan, Member
+from loans.models import Hold, Loan
+from members.models import Member
 from tests.loan_helpers import make_copy, make_game, make_member, make_membership_type, run_at_once
 
 CLERKS = 12

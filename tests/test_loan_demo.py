@@ -7,7 +7,8 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from catalogue.models import Copy
-from loans.models import Hold, Loan, Member, MissingPiece
+from loans.models import Hold, Loan, MissingPiece
+from members.models import Member
 
 pytestmark = pytest.mark.django_db
 
@@ -71,7 +72,7 @@ def test_the_demo_prints_the_desk_account_and_it_opens_the_desk(client, demo):
     assert "benevole / ludotheque" in demo
     log_in(client, "benevole", "ludotheque")
     assert client.get(reverse("loans:desk")).status_code == 200
-    assert client.get(reverse("admin:loans_member_changelist")).status_code == 200
+    assert client.get(reverse("admin:members_member_changelist")).status_code == 200
 
 
 def test_the_demo_family_account_reads_its_loans(client, demo):

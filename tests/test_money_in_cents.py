@@ -14,8 +14,8 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from ledger import reports
-from ledger.models import Entry, Kind
-from loans.models import Member
+from ledger.models import Entry, Kind, member_balance
+from members.models import Member
 from tests.conftest import text_of
 
 pytestmark = pytest.mark.django_db
@@ -69,7 +69,7 @@ def test_every_sum_of_the_demo_books_is_in_cents(demo):
     sums = [
         Entry.objects.balance(),
         Entry.objects.deposit_total(),
-        Member.objects.with_balance().get(card_barcode="M0003").balance,
+        Member.objects.annotate(balance=member_balance()).get(card_barcode="M0003").balance,
         *[cell for totals in Entry.objects.till_totals().values() for cell in totals.values()],
         *[row["total"] for row in reports.revenue_by_month(Entry.objects.first().recorded_at.year)],
     ]

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
-from loans.models import Member
+from members.models import Member
 from notices.models import Notice
 from notices.services import notices_send
 from tests.conftest import text_of

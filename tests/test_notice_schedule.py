@@ -13,7 +13,8 @@ from django.core.management import CommandError, call_command
 from django.db import IntegrityError
 from django.utils import timezone
 
-from loans.models import Hold, Member
+from loans.models import Hold
+from members.models import Member
 from notices.management.commands import run_daily
 from notices.models import Notice, NoticeItem
 from notices.services import notices_send

@@ -12,7 +12,7 @@ from email import policy
 import pytest
 from aiosmtpd.controller import Controller
 
-from loans.models import Member
+from members.models import Member
 from notices.models import Notice
 from notices.services import notices_send
 from tests.loan_helpers import make_member

@@ -5,7 +5,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from loans.models import HouseholdMember
+from members.models import HouseholdMember
 from onsite import services
 from onsite.models import Visit
 from tests.conftest import text_of

@@ -4,7 +4,7 @@ a volunteer corrects them with the keyboard and counts the family."""
 import pytest
 from django.utils import timezone
 
-from loans.models import HouseholdMember
+from members.models import HouseholdMember
 from onsite import services
 from tests.axe import PHONE, session_cookie
 from tests.desk_browser import focused_id, scan

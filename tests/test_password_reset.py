@@ -142,8 +142,8 @@ def test_the_request_queues_the_e_mail_for_known_and_unknown_logins_and_the_work
     # Nothing sent by the requests: one task queued by each, the same for an account or none.
     assert not queued_mail.envelopes
     assert list(DBTaskResult.objects.values_list("task_path", "status")) == [
-        ("loans.passwords.password_reset_send", "READY"),
-        ("loans.passwords.password_reset_send", "READY"),
+        ("members.passwords.password_reset_send", "READY"),
+        ("members.passwords.password_reset_send", "READY"),
     ]
 
     call_command("db_worker", batch=True, startup_delay=False, reload=False, verbosity=0)

@@ -193,7 +193,8 @@ def test_the_desks_prepared_reads_give_what_their_querysets_give(staff_user):
 
     from catalogue.models import Location
     from loans import services
-    from loans.models import Hold, Loan, Member
+    from loans.models import Hold, Loan
+    from members.models import Member
     from onsite import services as onsite
     from tests.loan_helpers import make_copy as make_loan_copy
     from tests.loan_helpers import make_desk_world, make_member
@@ -252,7 +253,8 @@ def test_the_late_loans_and_the_balance_a_checkout_checks_are_what_their_queryse
     from ledger import services as ledger
     from ledger.models import Entry, Kind
     from loans import services
-    from loans.models import Loan, Member
+    from loans.models import Loan
+    from members.models import Member
     from tests.loan_helpers import make_desk_world
 
     world = make_desk_world(staff_user)

@@ -13,7 +13,8 @@ from django.utils import timezone
 
 from ledger import services as ledger
 from loans import services
-from loans.models import Hold, HouseholdMember, Loan, Member
+from loans.models import Hold, Loan
+from members.models import HouseholdMember, Member
 from notices.models import Notice, NoticeItem
 from privacy.services import history_anonymise, member_erase, months_before
 from tests.ledger_helpers import charge, make_site, pay

@@ -5,10 +5,9 @@ from django import template
 from django.utils import timezone
 
 from catalogue.models import Copy, Location
+from members.models import Member, MembershipType
 from opening.models import Weekday
 from opening.schedule import site_calendars
-
-from ..models import Member, MembershipType
 
 register = template.Library()
 

@@ -2,7 +2,8 @@
 
 from django import template
 
-from loans.models import Loan, Member
+from loans.models import Loan
+from members.models import Member
 
 from ..models import Notice
 
