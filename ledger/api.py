@@ -15,7 +15,7 @@ from rest_framework.permissions import IsAdminUser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from loans.api import refusal_response
+from ludotheque.answers import refusal_response
 from once.forms import act_once
 
 from . import services
@@ -29,7 +29,7 @@ FIELDS = {
 
 
 def _refused(error: DjangoValidationError) -> Response:
-    return refusal_response(error, FIELDS, conflicts=services.CONFLICT_CODES)
+    return refusal_response(error, FIELDS, services.CONFLICT_CODES)
 
 
 class EntryFilter(django_filters.FilterSet):

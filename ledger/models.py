@@ -4,8 +4,8 @@ Entries are never updated or deleted: a mistake is corrected by a reversing entr
 amount) pointing to it; what a family owes is derived from its entries. The ORM refuses to change them
 (AppendOnlyQuerySet, AppendOnlyModel) and so does PostgreSQL (migrations 0002 and 0003).
 
-Families, loans and copies are named by string references: this module and ledger/services.py import
-nothing of the loans app, whose services call them (fees at the desk, the debt limit).
+Loans and missing pieces are named by string references: the ledger imports nothing of the loans
+app, whose services call it (fees at the desk, the debt limit, renewals).
 """
 
 from decimal import Decimal
@@ -444,62 +444,5 @@ class ReceiptCounter(models.Model):
         return f"{self.year}: {self.last_number}"
 
 
-class Membership(AppendOnlyModel):
-    """One period of a family's membership, recorded when it is renewed at the desk."""
-
-    member = models.ForeignKey(
-        "members.Member", on_delete=models.PROTECT, related_name="memberships", verbose_name=_("famille")
-    )
-    membership_type = models.ForeignKey(
-        "members.MembershipType",
-        on_delete=models.PROTECT,
-        related_name="memberships",
-        verbose_name=_("type d'adhésion"),
-    )
-    start = models.DateField(_("début"))
-    end = models.DateField(_("fin"))
-    price = models.DecimalField(_("prix (€)"), **MONEY)
-    charge = models.OneToOneField(
-        Entry,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="membership",
-        verbose_name=_("frais d'adhésion"),
-    )
-    created_at = models.DateTimeField(_("enregistrée le"), default=timezone.now)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("par")
-    )
-
-    objects = AppendOnlyQuerySet.as_manager()
-
-    class Meta:
-        ordering = ["-start", "-pk"]
-        verbose_name = _("adhésion")
-        verbose_name_plural = _("adhésions")
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(start__lte=F("end")),
-                name="ledger_membership_start_lte_end",
-                violation_error_message=_("L'adhésion ne peut pas finir avant d'avoir commencé."),
-            ),
-            models.CheckConstraint(
-                condition=Q(price__gte=0, price__lt=BEYOND_MONEY),
-                name="ledger_membership_price_not_negative",
-                violation_error_message=_("Le prix ne peut pas être négatif."),
-            ),
-            models.CheckConstraint(
-                condition=Q(charge__isnull=True, price=0) | Q(charge__isnull=False, price__gt=0),
-                name="ledger_membership_charged_iff_priced",
-                violation_error_message=_(
-                    "Une adhésion payante est facturée, une adhésion gratuite ne l'est pas."
-                ),
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.membership_type} ({self.start} – {self.end})"
-
-
+from .memberships import Membership  # noqa: E402, F401 - the periods of membership, paid at the desk
 from .till import TillClosure, TillClosureReversal  # noqa: E402, F401 - the till's models, with its writes

@@ -7,7 +7,6 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from catalogue.models import Copy, Location
-from loans.models import Loan
 from ludotheque.money import MoneySerializerField
 from members.models import Member
 
@@ -80,7 +79,12 @@ class EntryCreateSerializer(serializers.Serializer):
     method = serializers.ChoiceField(choices=Method.choices, required=False, allow_blank=True, default="")
     cheque_number = serializers.CharField(max_length=40, required=False, allow_blank=True, default="")
     note = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
-    loan = serializers.PrimaryKeyRelatedField(queryset=Loan.objects.all(), required=False, allow_null=True)
+    loan = serializers.PrimaryKeyRelatedField(
+        # The loans app's Loan, named by the entry's foreign key: the ledger imports nothing of that app.
+        queryset=Entry._meta.get_field("loan").related_model.objects.all(),
+        required=False,
+        allow_null=True,
+    )
     copy = serializers.PrimaryKeyRelatedField(queryset=Copy.objects.all(), required=False, allow_null=True)
     recorded_at = serializers.DateTimeField(
         required=False,

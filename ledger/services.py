@@ -16,22 +16,19 @@ argument it is about when there is one (`amount`, `note`…). The API answers CO
 import datetime
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING, NoReturn
+from typing import NoReturn
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import Max
+from django.db.models import Max, Model
 from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 
 from catalogue.models import Location
+from members.models import Member, MembershipType
 
 from .models import ZERO, Entry, Kind, Membership, Method, ReceiptCounter, TillClosure
-
-if TYPE_CHECKING:
-    from loans.models import Loan, MissingPiece
-    from members.models import Member, MembershipType
 
 # Refusals that describe the state of the books rather than the request (the API answers 409).
 CONFLICT_CODES = {"already_reversed", "deposit_settled", "period_closed"}
@@ -49,7 +46,7 @@ def _refuse(message, *, code: str, on: str | None = None, **params) -> NoReturn:
     raise ValidationError({on: error}) if on else error
 
 
-def _lock_member(member: "Member") -> "Member":
+def _lock_member(member: Member) -> Member:
     return (
         member._meta.model.objects.select_for_update(of=("self",))
         .select_related("membership_type")
@@ -127,14 +124,14 @@ def _record(*, site: Location | int, at: datetime.datetime | None = None, **fiel
 @transaction.atomic
 def charge_create(
     *,
-    member: "Member",
+    member: Member,
     kind: str,
     amount: Decimal,
     staff: AbstractBaseUser,
     site: Location | int,
-    loan: "Loan | None" = None,
+    loan: Model | None = None,
     copy=None,
-    missing_piece: "MissingPiece | None" = None,
+    missing_piece: Model | None = None,
     waived: bool = False,
     note: str = "",
     at: datetime.datetime | None = None,
@@ -163,7 +160,7 @@ def charge_create(
 def _money(
     *,
     kind: str,
-    member: "Member",
+    member: Member,
     amount: Decimal,
     method: str,
     cheque_number: str,
@@ -189,7 +186,7 @@ def _money(
 @transaction.atomic
 def payment_create(
     *,
-    member: "Member",
+    member: Member,
     amount: Decimal,
     method: str,
     staff: AbstractBaseUser,
@@ -235,7 +232,7 @@ def payment_create(
 @transaction.atomic
 def refund_create(
     *,
-    member: "Member",
+    member: Member,
     amount: Decimal,
     method: str,
     staff: AbstractBaseUser,
@@ -306,7 +303,7 @@ def entry_reverse(*, entry: Entry, staff: AbstractBaseUser, site: Location | int
 
 
 @transaction.atomic
-def missing_piece_credit_back(*, missing_piece: "MissingPiece", staff: AbstractBaseUser) -> list[Entry]:
+def missing_piece_credit_back(*, missing_piece: Model, staff: AbstractBaseUser) -> list[Entry]:
     """Credit back what the family was charged for pieces that came back (loans.services calls this)."""
     charges = Entry.objects.filter(missing_piece=missing_piece, waived=False).not_reversed().order_by("pk")
     return [
@@ -318,7 +315,7 @@ def missing_piece_credit_back(*, missing_piece: "MissingPiece", staff: AbstractB
 @transaction.atomic
 def deposit_receive(
     *,
-    member: "Member",
+    member: Member,
     amount: Decimal,
     method: str,
     staff: AbstractBaseUser,
@@ -382,7 +379,7 @@ class Renewal:
     payment: Entry | None = None
 
 
-def is_first_membership(member: "Member", today: datetime.date | None = None) -> bool:
+def is_first_membership(member: Member, today: datetime.date | None = None) -> bool:
     """A family registered lately in the admin (its valid membership began within the renewal window)
     whose membership was never recorded here: its first renewal records and charges the current period."""
     today = today or timezone.localdate()
@@ -393,7 +390,7 @@ def is_first_membership(member: "Member", today: datetime.date | None = None) ->
     )
 
 
-def renewal_due(member: "Member", today: datetime.date | None = None) -> bool:
+def renewal_due(member: Member, today: datetime.date | None = None) -> bool:
     """Whether the membership has ended or ends within the renewal window (the family page says so);
     never for an erased family, which has left."""
     if member.erased_at is not None:
@@ -401,7 +398,7 @@ def renewal_due(member: "Member", today: datetime.date | None = None) -> bool:
     return (member.membership_expiry - (today or timezone.localdate())).days <= RENEWAL_WINDOW_DAYS
 
 
-def can_renew(member: "Member", today: datetime.date | None = None) -> bool:
+def can_renew(member: Member, today: datetime.date | None = None) -> bool:
     """Whether the desk may renew now: the membership ends within the window, or was never recorded."""
     today = today or timezone.localdate()
     if member.erased_at is not None:
@@ -410,7 +407,7 @@ def can_renew(member: "Member", today: datetime.date | None = None) -> bool:
 
 
 def renewal_period(
-    member: "Member", membership_type: "MembershipType", today: datetime.date
+    member: Member, membership_type: MembershipType, today: datetime.date
 ) -> tuple[datetime.date, datetime.date]:
     """The period a renewal records: the day after the current membership ends (today if it has ended)
     for one duration of the type, or, for a first membership, the current period as registered."""
@@ -423,8 +420,8 @@ def renewal_period(
 @transaction.atomic
 def membership_renew(
     *,
-    member: "Member",
-    membership_type: "MembershipType",
+    member: Member,
+    membership_type: MembershipType,
     staff: AbstractBaseUser,
     site: Location | int,
     method: str = "",

@@ -13,9 +13,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from catalogue.models import Location
-from loans.forms import add_refusal
-from loans.views import next_url
 from ludotheque.access import staff_required
+from ludotheque.answers import add_refusal, next_url
 from members.models import Member, MembershipType
 from once.forms import submit_once
 

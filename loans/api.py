@@ -14,10 +14,10 @@ from rest_framework.generics import get_object_or_404
 from rest_framework.permissions import IsAdminUser
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.settings import api_settings
 
 from catalogue.models import Copy
 from ledger.models import member_balance
+from ludotheque import answers
 from members.models import Member
 
 from . import services
@@ -37,26 +37,9 @@ from .serializers import (
 CONFLICT_CODES = {"already_on_loan"}
 
 
-def refusal_response(
-    error: DjangoValidationError, fields: dict[str, str], conflicts: set[str] = CONFLICT_CODES
-) -> Response:
-    """Turn a service's refusal into 409 (a conflict with the state, e.g. a copy already on loan) or 400
-    with per-field messages."""
-    if hasattr(error, "error_dict"):
-        items = [
-            (fields.get(name, api_settings.NON_FIELD_ERRORS_KEY), item)
-            for name, errors in error.error_dict.items()
-            for item in errors
-        ]
-    else:
-        items = [(api_settings.NON_FIELD_ERRORS_KEY, item) for item in error.error_list]
-    for _field, item in items:
-        if item.code in conflicts:
-            return Response({"detail": item.messages[0], "code": item.code}, status=status.HTTP_409_CONFLICT)
-    body: dict[str, list[str]] = {}
-    for field, item in items:
-        body.setdefault(field, []).extend(item.messages)
-    return Response(body, status=status.HTTP_400_BAD_REQUEST)
+def refusal_response(error: DjangoValidationError, fields: dict[str, str]) -> Response:
+    """A service's refusal as the API's answer: 409 for a copy already on loan, else 400."""
+    return answers.refusal_response(error, fields, conflicts=CONFLICT_CODES)
 
 
 class MemberFilter(django_filters.FilterSet):

@@ -36,15 +36,6 @@ def copy_for_barcode(barcode: str, copies: QuerySet[Copy] | None = None) -> Copy
         ) from None
 
 
-def add_refusal(form: forms.Form, error: ValidationError, fields: dict[str, str | None]) -> None:
-    """Show a service's refusal on the form field that matches the argument it is about."""
-    if hasattr(error, "error_dict"):
-        for name, errors in error.error_dict.items():
-            form.add_error(fields.get(name), errors)
-    else:
-        form.add_error(None, error)
-
-
 class ScanForm(forms.Form):
     """The desk's one box: a member card, a copy barcode, or a family's name."""
 

@@ -9,11 +9,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from ludotheque.access import staff_required
+from ludotheque.answers import add_refusal
 from once.forms import submit_once
 from opening.schedule import weekday_date
 
 from . import services
-from .forms import RenewForm, add_refusal
+from .forms import RenewForm
 from .models import Loan
 from .views import _get_member, _render_member
 

@@ -11,7 +11,6 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadReque
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone, translation
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -21,6 +20,7 @@ from ledger.forms import MoneyForm
 from ledger.models import Entry
 from ledger.services import euros, renewal_due, renewal_period
 from ludotheque.access import staff_required
+from ludotheque.answers import add_refusal, next_url
 from members import accounts as family_accounts
 from members.models import Member, MembershipType
 from once.forms import OnceForm, submit_once
@@ -36,7 +36,6 @@ from .forms import (
     LostForm,
     ReturnForm,
     ScanForm,
-    add_refusal,
     copy_for_barcode,
 )
 from .models import Hold, Loan, MissingPiece
@@ -48,13 +47,6 @@ STATS_MONTHS = 12
 TOP_GAMES = 10
 # The statistics list at most this many titles never lent or without copies (all are counted).
 STATS_LIST_MAX = 200
-
-
-def next_url(request: HttpRequest, default: str) -> str:
-    url = request.POST.get("next", "")
-    if url_has_allowed_host_and_scheme(url, allowed_hosts={request.get_host()}):
-        return url
-    return default
 
 
 def _announce_hold(request: HttpRequest, hold: Hold | None) -> None:

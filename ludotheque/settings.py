@@ -382,8 +382,7 @@ if env_bool("SECURE_PROXY_SSL_HEADER", False):
     # Behind a reverse proxy that terminates TLS and sets X-Forwarded-Proto.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
-# Logins: three counts of failures, each locking what it counts (ludotheque.login.LoginFailures), kept
-# in the database (every worker sees them); the desk lifts a lockout, axes_reset all.
+# Logins: three counts of failures, kept in the database, each locking what it counts (LoginFailures).
 AXES_HANDLER = "ludotheque.login.LoginFailures"
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10)
 LOGIN_WIDE_FACTOR = env_int("LOGIN_WIDE_FACTOR", 5)
@@ -399,9 +398,7 @@ AXES_USERNAME_CALLABLE = "members.accounts.axes_username"
 AXES_DISABLE_ACCESS_LOG = True  # no log of successful logins: nothing the library needs to keep
 AXES_VERBOSE = False
 
-# The API's throttles (ludotheque/api.py), per client address (per account once logged in): the
-# rules engine's computations, open to anyone, and every other call, anonymous or with a token.
-# Counters live in the cache: each gunicorn worker's memory unless CACHES says otherwise.
+# The API's throttles (ludotheque/api.py) per client address or account, counted in each worker's cache.
 API_THROTTLE_RATES = {
     "anon": env_rate("API_THROTTLE_ANON", "600/minute"),
     "user": env_rate("API_THROTTLE_USER", "1200/minute"),
@@ -419,6 +416,13 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Ludothèque <ludotheq
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # Closed loans, holds and notices lose their family after this many months (run_daily: anonymise_history).
 HISTORY_RETENTION_MONTHS = env_int("HISTORY_RETENTION_MONTHS", 24)
+# The daily run's steps in order (run_daily): each takes `today=`, may run twice, returns a report.
+DAILY_STEPS = [
+    ("expire_holds", "loans.services.holds_expire_past_pickup"),
+    ("send_notices", "notices.services.notices_send"),
+    ("anonymise_history", "privacy.services.history_anonymise"),
+    ("count_popularity", "loans.services.popularity_count"),
+]
 # The link of an invitation or a password reset e-mail works for this long (Django's setting, in seconds).
 PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_DAYS", 7) * 24 * 3600
 # The site's public address, for the links in e-mails and calendar feeds (no request to read it from).
@@ -455,8 +459,7 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
 }
 
-# Errors: every unhandled exception (a 500) is logged with its traceback to stderr, which gunicorn
-# or systemd keeps, and mailed to ADMINS when set (`ADMINS=alice@example.org,bob@example.org`).
+# Every unhandled exception (a 500) is logged to stderr and mailed to ADMINS when set (comma-separated).
 ADMINS = env_list("ADMINS", [])
 LOG_LEVEL = env_log_level("LOG_LEVEL", "WARNING")
 LOGGING = {
@@ -481,10 +484,8 @@ LOGGING = {
     },
 }
 
-# Content-Security-Policy (Django's own middleware): scripts, styles, images and fonts from this
-# site only, no inline script or style (the pages' little JavaScript is in static/js/), no plugin,
-# no framing, forms posted here only. Uploaded documents are served with a stricter one
-# (docs/operations.md, Production).
+# Content-Security-Policy: everything from this site only, no inline script or style (static/js/), no
+# plugin, no framing. Uploaded documents are served with a stricter one (docs/operations.md).
 SECURE_CSP = {
     "default-src": [CSP.SELF],
     "script-src": [CSP.SELF],

@@ -12,8 +12,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from catalogue.models import Location
-from loans.forms import add_refusal
 from ludotheque.access import staff_required
+from ludotheque.answers import add_refusal
 from ludotheque.spreadsheets import csv_lines
 from once.forms import submit_once
 from opening.schedule import site_calendars

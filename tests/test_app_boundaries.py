@@ -1,7 +1,11 @@
-"""The apps' boundaries (docs/development.md, "Working on the code"): the catalogue knows nothing of loans or rules."""
+"""The apps' boundaries (docs/development.md, "Working on the code"): the imports between the project's
+apps point one way (no two apps import each other), the families' app imports none of the others, and
+the catalogue knows nothing of loans or rules."""
 
 import ast
 import re
+from graphlib import CycleError, TopologicalSorter
+from itertools import combinations
 from pathlib import Path
 
 from django.apps import apps
@@ -18,6 +22,42 @@ def imported_modules(folder: Path) -> set[str]:
             elif isinstance(node, ast.Import):
                 found.update(alias.name for alias in node.names)
     return found
+
+
+def project_apps() -> set[str]:
+    """The installed apps that are folders of this repository (`ludotheque`, the project's package of
+    settings, root URLs and shared helpers, is none of them: every app may import it)."""
+    return {app.name for app in apps.get_app_configs() if Path(app.path).parent == ROOT}
+
+
+def app_imports() -> dict[str, set[str]]:
+    """Each project app and the other project apps its code imports (its migrations and tests included)."""
+    names = project_apps()
+    return {
+        app: {module.split(".")[0] for module in imported_modules(ROOT / app)} & names - {app}
+        for app in names
+    }
+
+
+def test_no_two_apps_import_each_other():
+    graph = app_imports()
+    assert {"members", "loans", "ledger", "notices", "privacy", "onsite", "inventory"} <= graph.keys()
+    both_ways = [f"{a} <-> {b}" for a, b in combinations(sorted(graph), 2) if b in graph[a] and a in graph[b]]
+    assert not both_ways, f"these apps import each other: {', '.join(both_ways)}"
+
+
+def test_the_imports_between_apps_make_no_loop():
+    try:
+        order = list(TopologicalSorter(app_imports()).static_order())
+    except CycleError as error:
+        raise AssertionError(
+            f"these apps import each other in a loop: {' -> '.join(error.args[1])}"
+        ) from None
+    assert order.index("members") < min(order.index(app) for app in ("loans", "ledger", "notices", "privacy"))
+
+
+def test_the_families_app_imports_no_other_app_of_the_project():
+    assert app_imports()["members"] == set()
 
 
 def test_the_catalogue_imports_no_other_app_of_the_project():
@@ -59,6 +99,7 @@ def test_no_app_imports_on_site_play_which_reaches_the_catalogue_through_its_reg
     assert onsite & project_apps <= {
         "onsite",
         "catalogue",
+        "members",
         "loans",
         "opening",
         "rules",

@@ -1,21 +1,14 @@
 import datetime
 import traceback
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
+from django.utils.module_loading import import_string
 
-from loans.services import holds_expire_past_pickup, popularity_count
-from notices.services import notices_send
-from privacy.services import history_anonymise
-
-# The day's work, in order. Each step takes the day (`today=`), can run twice or after a crash without
-# doing anything twice, and returns a one-line report. To add a step, add one line here.
-STEPS = [
-    ("expire_holds", holds_expire_past_pickup),
-    ("send_notices", notices_send),
-    ("anonymise_history", history_anonymise),
-    ("count_popularity", popularity_count),
-]
+# The day's work, in order (settings.DAILY_STEPS, named by dotted path: the apps that own the steps
+# depend on this one, not the other way round).
+STEPS = [(name, import_string(path)) for name, path in settings.DAILY_STEPS]
 
 
 class Command(BaseCommand):
