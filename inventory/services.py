@@ -1,7 +1,7 @@
 """Stocktake writes: start, scan, close, and the two corrections a closed stocktake's report offers.
 
 Scanning and closing lock the stocktake's row: scans from several devices follow each other (each
-takes a few milliseconds) and no scan slips in after the close.
+holds the lock for one short transaction) and no scan slips in after the close.
 """
 
 from django.core.exceptions import ValidationError

@@ -1,6 +1,6 @@
 """Whether a loan can be renewed, and what a family's account says of each game at home.
 
-The renewal rules are the desk's (`services.loan_renew` raises what `renewal_refusal` returns); the
+The renewal rules are the desk's (`loan_renew` below raises what `renewal_refusal` returns); the
 family's page reads them here, with the same words, to say why « Prolonger » is missing.
 
 A late loan is renewed at the desk only: the late fee built up so far is settled there first, charged
@@ -13,7 +13,8 @@ from decimal import Decimal
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
-from django.db import models
+from django.db import models, transaction
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
@@ -23,6 +24,7 @@ from ledger.services import euros
 from members.models import Member, MembershipType
 from opening.schedule import weekday_date
 
+from .desk import _check_membership, _lock_game, _refuse, due_date, short_date
 from .models import Hold, Loan
 
 
@@ -137,3 +139,45 @@ def explain_loans(loans: list[Loan], member: Member, today: datetime.date) -> No
             loan.renewal_refused = refusal.messages[0] if refusal else ""
         loan.late_since = loan.due_on + datetime.timedelta(days=1) if loan.due_on < today else None
         loan.late_fee = membership_type.late_fee(loan.days_late(today)) if loan.late_since else Decimal(0)
+
+
+@transaction.atomic
+def loan_renew(
+    *, loan: Loan, staff: AbstractBaseUser | None = None, late_fee: str = "", reason: str = ""
+) -> Loan:
+    """Push the due date back by one loan period, if the membership allows and nobody waits for the game.
+
+    `staff` renews at the desk; without it the family renews from its account, which a late loan
+    refuses. The desk settles a late loan's fee first (`late_fee`: charge or waive, with a `reason`).
+    """
+    loan = Loan.objects.select_for_update(of=("self",)).select_related("copy__game").get(pk=loan.pk)
+    game = loan.copy.game
+    if not loan.is_open:
+        # Before reading the family: a closed loan may have none left (anonymised).
+        _refuse(
+            _("Ce prêt de « %(game)s » est clôturé : le jeu a été rendu le %(date)s."),
+            code="not_on_loan",
+            game=game.title,
+            date=short_date(timezone.localdate(loan.returned_at)),
+        )
+    member = Member.objects.select_related("membership_type").get(pk=loan.member_id)
+    loan.member = member
+    _lock_game(game.pk)
+    today = timezone.localdate()
+    _check_membership(member, today)
+    refusal = renewal_refusal(
+        loan, member.membership_type, someone_waiting=Hold.objects.waiting().filter(game=game).exists()
+    )
+    if refusal is None and staff is None:
+        refusal = late_refusal(loan, today)
+    if refusal is not None:
+        raise refusal
+    if staff is not None:
+        late_fee_settle(loan=loan, staff=staff, decision=late_fee, reason=reason, today=today)
+    # A late loan gets a full period from today; an early renewal adds one to the current due date.
+    loan.due_on = due_date(
+        copy=loan.copy, start=max(loan.due_on, today), days=member.membership_type.loan_period_days
+    )
+    loan.renewals += 1
+    loan.save(update_fields=["due_on", "renewals"])
+    return loan

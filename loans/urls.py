@@ -1,6 +1,15 @@
 from django.urls import path
 
-from . import checkout_views, exchange_views, lockouts, renewal_views, views
+from . import (
+    account_views,
+    checkout_views,
+    exchange_views,
+    list_views,
+    lockouts,
+    renewal_views,
+    return_views,
+    views,
+)
 
 app_name = "loans"
 
@@ -12,20 +21,20 @@ urlpatterns = [
     path("comptoir/familles/<int:pk>/kit/", checkout_views.checkout_pack, name="checkout-pack"),
     path("comptoir/familles/<int:pk>/calendrier/", views.member_calendar_token, name="member-calendar-token"),
     path("comptoir/prets/<int:pk>/prolonger/", renewal_views.loan_renew, name="loan-renew"),
-    path("comptoir/prets/<int:pk>/retour/", views.loan_return, name="loan-return"),
-    path("comptoir/prets/<int:pk>/perdu/", views.loan_lost, name="loan-lost"),
-    path("comptoir/retour/", views.return_scan, name="return-scan"),
-    path("comptoir/retards/", views.overdue_list, name="overdue-list"),
-    path("comptoir/reservations/", views.hold_list, name="hold-list"),
+    path("comptoir/prets/<int:pk>/retour/", return_views.loan_return, name="loan-return"),
+    path("comptoir/prets/<int:pk>/perdu/", return_views.loan_lost, name="loan-lost"),
+    path("comptoir/retour/", return_views.return_scan, name="return-scan"),
+    path("comptoir/retards/", list_views.overdue_list, name="overdue-list"),
+    path("comptoir/reservations/", list_views.hold_list, name="hold-list"),
     path("comptoir/reservations/<int:pk>/annuler/", views.hold_cancel, name="hold-cancel"),
     path("comptoir/reservations/<int:pk>/expirer/", views.hold_expire, name="hold-expire"),
-    path("comptoir/incomplets/", views.incomplete_list, name="incomplete-list"),
+    path("comptoir/incomplets/", list_views.incomplete_list, name="incomplete-list"),
     path(
         "comptoir/pieces-manquantes/<int:pk>/rapportee/",
-        views.missing_piece_recover,
+        list_views.missing_piece_recover,
         name="missing-piece-recover",
     ),
-    path("comptoir/statistiques/", views.stats, name="stats"),
+    path("comptoir/statistiques/", list_views.stats, name="stats"),
     path("comptoir/connexions-bloquees/", lockouts.lockout_list, name="lockout-list"),
     path("comptoir/connexions-bloquees/debloquer/", lockouts.lockout_unlock, name="lockout-unlock"),
     path(
@@ -48,11 +57,13 @@ urlpatterns = [
         exchange_views.families_import_confirm,
         name="families-import-confirm",
     ),
-    path("compte/", views.account, name="account"),
-    path("compte/calendrier/", views.account_calendar_token, name="account-calendar-token"),
-    path("compte/reserver/<int:pk>/", views.account_hold_create, name="account-hold-create"),
-    path("compte/reservations/<int:pk>/annuler/", views.account_hold_cancel, name="account-hold-cancel"),
-    path("compte/prets/<int:pk>/prolonger/", views.account_loan_renew, name="account-loan-renew"),
-    path("compte/langue/", views.account_language, name="account-language"),
-    path("compte/calendrier/<str:token>.ics", views.calendar_feed, name="calendar-feed"),
+    path("compte/", account_views.account, name="account"),
+    path("compte/calendrier/", account_views.account_calendar_token, name="account-calendar-token"),
+    path("compte/reserver/<int:pk>/", account_views.account_hold_create, name="account-hold-create"),
+    path(
+        "compte/reservations/<int:pk>/annuler/", account_views.account_hold_cancel, name="account-hold-cancel"
+    ),
+    path("compte/prets/<int:pk>/prolonger/", account_views.account_loan_renew, name="account-loan-renew"),
+    path("compte/langue/", account_views.account_language, name="account-language"),
+    path("compte/calendrier/<str:token>.ics", account_views.calendar_feed, name="calendar-feed"),
 ]

@@ -418,10 +418,10 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 HISTORY_RETENTION_MONTHS = env_int("HISTORY_RETENTION_MONTHS", 24)
 # The daily run's steps in order (run_daily): each takes `today=`, may run twice, returns a report.
 DAILY_STEPS = [
-    ("expire_holds", "loans.services.holds_expire_past_pickup"),
+    ("expire_holds", "loans.holds.holds_expire_past_pickup"),
     ("send_notices", "notices.services.notices_send"),
     ("anonymise_history", "privacy.services.history_anonymise"),
-    ("count_popularity", "loans.services.popularity_count"),
+    ("count_popularity", "loans.popularity.popularity_count"),
 ]
 # The link of an invitation or a password reset e-mail works for this long (Django's setting, in seconds).
 PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_DAYS", 7) * 24 * 3600

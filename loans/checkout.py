@@ -1,0 +1,194 @@
+"""Lending a copy at the desk: the checks, in the order the desk reads them, then the loan.
+
+The rules and the locks shared by the desk's writes are in loans/desk.py.
+"""
+
+import datetime
+from typing import NoReturn
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
+
+from catalogue.models import Copy
+from ledger.models import Kind
+from members.models import Member
+from opening.schedule import weekday_date
+from rules.pieces import summary as playability_summary
+
+from .desk import (
+    _CHECKOUT_HOLDS,
+    _OPEN_LOANS,
+    _charge,
+    _check_debt_limit,
+    _check_late_loans,
+    _check_membership,
+    _copy_is_free,
+    _elsewhere,
+    _hold_serve_next,
+    _lock_copy,
+    _lock_game_and_copy,
+    _lock_member,
+    _refuse,
+    due_date,
+)
+from .models import Hold, Loan
+from .playable import copy_playability
+
+
+@transaction.atomic
+def loan_create(
+    *, copy: Copy, member: Member, staff: AbstractBaseUser, lend_incomplete: bool = False
+) -> Loan:
+    """Lend `copy` to `member`, due back after the membership type's loan period (on a day its site opens).
+
+    An incomplete copy goes out only when the rules engine finds its remaining pieces still playable
+    and the clerk confirmed it (`lend_incomplete`).
+    """
+    member = _lock_member(member)
+    copy = _lock_game_and_copy(copy.pk)
+    now = timezone.now()
+    today = timezone.localdate(now)
+
+    _check_membership(member, today)
+    _check_debt_limit(member)
+    _check_late_loans(member, today)
+    # Read once the rows are locked (a statement that waited for a lock still sees its older snapshot):
+    # the copy's open loan, if any, and the family's open loans for its quota, in one query.
+    of_copy, of_member = next(iter(_OPEN_LOANS.queryset(copy.pk, member.pk, copy.pk, member.pk)), (0, 0))
+    if of_copy:
+        _refuse_copy_on_loan(copy, member)
+    _check_copy_lendable(copy, lend_incomplete)
+    hold = _check_holds(copy, member)
+    _check_quota(member, of_member)
+
+    loan = Loan.objects.create(
+        copy=copy,
+        member=member,
+        lent_at=now,
+        lent_by=staff,
+        due_on=due_date(copy=copy, start=today, days=member.membership_type.loan_period_days),
+    )
+    if member.membership_type.loan_fee:
+        _charge(loan, copy, staff, kind=Kind.LOAN_FEE, amount=member.membership_type.loan_fee)
+    if hold is not None:
+        _honour_hold(hold, copy, now)
+    return loan
+
+
+def _refuse_copy_on_loan(copy: Copy, member: Member) -> NoReturn:
+    """Refuse a copy already on loan, naming to whom (this family or another) and until when."""
+    open_loan = Loan.objects.open().select_related("member").get(copy=copy)
+    if open_loan.member_id == member.pk:
+        _refuse(
+            _("« %(game)s » (%(barcode)s) est déjà prêté à cette famille, à rendre le %(date)s."),
+            code="already_on_loan",
+            on="copy",
+            game=copy.game.title,
+            barcode=copy.barcode,
+            date=weekday_date(open_loan.due_on),
+        )
+    _refuse(
+        _("« %(game)s » (%(barcode)s) est déjà en prêt chez %(family)s, à rendre le %(date)s."),
+        code="already_on_loan",
+        on="copy",
+        game=copy.game.title,
+        barcode=copy.barcode,
+        family=open_loan.member.name,
+        date=weekday_date(open_loan.due_on),
+    )
+
+
+def _check_copy_lendable(copy: Copy, lend_incomplete: bool) -> None:
+    """Refuse a copy whose status keeps it in (an incomplete copy still playable goes out once the clerk
+    confirmed it: loans/playable.py), or that another app keeps away (a table of an on-site session)."""
+    playable = copy_playability(copy) if copy.status == Copy.Status.INCOMPLETE else None
+    if playable is not None and playable.playable and not lend_incomplete:
+        _refuse(
+            _(
+                "« %(game)s » (%(barcode)s) est incomplet mais %(playable)s. "
+                "Cochez « Prêter l'exemplaire incomplet » pour le prêter quand même."
+            ),
+            code="incomplete_playable",
+            on="copy",
+            game=copy.game.title,
+            barcode=copy.barcode,
+            playable=playability_summary(playable),
+        )
+    if not copy.status_allows_lending and not (playable is not None and playable.playable):
+        _refuse(
+            _("« %(game)s » (%(barcode)s) ne peut pas être prêté : son statut est « %(status)s »."),
+            code="copy_not_lendable",
+            on="copy",
+            game=copy.game.title,
+            barcode=copy.barcode,
+            status=copy.get_status_display(),
+        )
+    elsewhere = _elsewhere(copy)
+    if elsewhere is not None:
+        _refuse(
+            _("« %(game)s » (%(barcode)s) ne peut pas être prêté maintenant : il est %(where)s."),
+            code="copy_elsewhere",
+            on="copy",
+            game=copy.game.title,
+            barcode=copy.barcode,
+            where=elsewhere,
+        )
+
+
+def _check_holds(copy: Copy, member: Member) -> Hold | None:
+    """Refuse a copy set aside for another family's hold; return the family's own hold on the game
+    (honoured by this loan), if any."""
+    holds = list(_CHECKOUT_HOLDS.queryset(copy.game_id, member.pk, copy.pk))
+    hold = next(
+        (hold for hold in holds if hold.member_id == member.pk and hold.game_id == copy.game_id), None
+    )
+    set_aside = next(
+        (hold for hold in holds if hold.copy_id == copy.pk and hold.member_id != member.pk), None
+    )
+    if set_aside is not None:
+        _refuse(
+            _(
+                "« %(game)s » (%(barcode)s) est mis de côté pour la réservation de %(family)s "
+                "jusqu'au %(date)s."
+            ),
+            code="set_aside",
+            on="copy",
+            game=copy.game.title,
+            barcode=copy.barcode,
+            family=set_aside.member.name,
+            date=weekday_date(set_aside.ready_until),
+        )
+    return hold
+
+
+def _check_quota(member: Member, open_loans: int) -> None:
+    """Refuse a family that has as many games at home as its membership allows."""
+    quota = member.membership_type.loan_quota
+    if open_loans >= quota:
+        _refuse(
+            ngettext_lazy(
+                "%(family)s a déjà %(count)s jeu en prêt : c'est le maximum de l'adhésion « %(type)s ».",
+                "%(family)s a déjà %(count)s jeux en prêt : c'est le maximum de l'adhésion « %(type)s ».",
+                "count",
+            ),
+            code="quota_reached",
+            on="member",
+            family=member.name,
+            count=quota,
+            type=member.membership_type.name,
+        )
+
+
+def _honour_hold(hold: Hold, copy: Copy, now: datetime.datetime) -> None:
+    """The family takes the game it reserved: its hold is honoured, and a copy kept for it that it did
+    not take goes to the next family in the queue."""
+    other_copy = hold.copy if hold.status == Hold.Status.READY and hold.copy_id != copy.pk else None
+    hold.status = Hold.Status.FULFILLED
+    hold.copy = copy
+    hold.closed_at = now
+    hold.save(update_fields=["status", "copy", "closed_at"])
+    if other_copy is not None and _copy_is_free(_lock_copy(other_copy.pk)):
+        _hold_serve_next(copy=other_copy, now=now)
