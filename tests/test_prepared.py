@@ -187,12 +187,12 @@ def test_a_new_session_prepares_it_again_and_a_rollback_does_not_lose_it():
 
 @pytest.mark.postgresql
 def test_the_desks_prepared_reads_give_what_their_querysets_give(staff_user):
-    """The statements of a checkout and a return compiled once (loans/services.py), against the
+    """The statements of a checkout and a return compiled once (loans/desk.py), against the
     querysets they stand for, for every copy, game and family of a desk in use."""
     from django.db.models import Count, Q
 
     from catalogue.models import Location
-    from loans import services
+    from loans import desk, services
     from loans.models import Hold, Loan
     from members.models import Member
     from onsite import services as onsite
@@ -212,9 +212,9 @@ def test_the_desks_prepared_reads_give_what_their_querysets_give(staff_user):
     with transaction.atomic():  # the holds and the missing pieces are read with a lock
         for copy in Copy.objects.select_related("game"):
             away = Copy.objects.with_whereabouts().get(pk=copy.pk).whereabouts
-            assert services._WHEREABOUTS.get(copy.pk) == away
-            assert services._elsewhere(copy) == (None if away is None else "sur une table, en jeu sur place")
-            assert list(services._NEXT_WAITING_HOLD.queryset(copy.game_id)) == list(
+            assert desk._WHEREABOUTS.get(copy.pk) == away
+            assert desk._elsewhere(copy) == (None if away is None else "sur une table, en jeu sur place")
+            assert list(desk._NEXT_WAITING_HOLD.queryset(copy.game_id)) == list(
                 Hold.objects.waiting().filter(game_id=copy.game_id).order_by("position")[:1]
             )
             for member in Member.objects.all():
@@ -226,19 +226,19 @@ def test_the_desks_prepared_reads_give_what_their_querysets_give(staff_user):
                         of_member=Count("pk", filter=Q(member=member)),
                     )
                 )
-                open_loans = services._OPEN_LOANS.queryset(copy.pk, member.pk, copy.pk, member.pk)
+                open_loans = desk._OPEN_LOANS.queryset(copy.pk, member.pk, copy.pk, member.pk)
                 assert next(iter(open_loans), (0, 0)) == (expected["of_copy"], expected["of_member"])
                 holds = Hold.objects.active().filter(
                     Q(game_id=copy.game_id, member=member) | Q(copy=copy, status=Hold.Status.READY)
                 )
                 assert sorted(
-                    services._CHECKOUT_HOLDS.queryset(copy.game_id, member.pk, copy.pk), key=_pk
+                    desk._CHECKOUT_HOLDS.queryset(copy.game_id, member.pk, copy.pk), key=_pk
                 ) == sorted(holds, key=_pk)
     # Some of each: a copy away and one not, open loans of a copy and of a family, holds of both kinds.
-    assert services._WHEREABOUTS.get(at_table.pk) == 0
+    assert desk._WHEREABOUTS.get(at_table.pk) == 0
     copy, family = world["current"].copy, world["tartempion"]
-    assert next(iter(services._OPEN_LOANS.queryset(copy.pk, family.pk, copy.pk, family.pk))) == (1, 2)
-    assert [hold.member for hold in services._NEXT_WAITING_HOLD.queryset(world["quarto"].pk)] == [third]
+    assert next(iter(desk._OPEN_LOANS.queryset(copy.pk, family.pk, copy.pk, family.pk))) == (1, 2)
+    assert [hold.member for hold in desk._NEXT_WAITING_HOLD.queryset(world["quarto"].pk)] == [third]
 
 
 @pytest.mark.postgresql
@@ -252,7 +252,7 @@ def test_the_late_loans_and_the_balance_a_checkout_checks_are_what_their_queryse
     from catalogue.models import Location
     from ledger import services as ledger
     from ledger.models import Entry, Kind
-    from loans import services
+    from loans import desk, services
     from loans.models import Loan
     from members.models import Member
     from tests.loan_helpers import make_desk_world
@@ -274,7 +274,7 @@ def test_the_late_loans_and_the_balance_a_checkout_checks_are_what_their_queryse
     )
     today = timezone.localdate()
     for member in Member.objects.all():
-        assert services._BALANCE.get(member.pk) == Entry.objects.filter(member=member).balance()
+        assert desk._BALANCE.get(member.pk) == Entry.objects.filter(member=member).balance()
         for day in (today - datetime.timedelta(days=5), today, today + datetime.timedelta(days=30)):
             expected = (
                 Loan.objects.overdue(day)
@@ -286,8 +286,8 @@ def test_the_late_loans_and_the_balance_a_checkout_checks_are_what_their_queryse
             assert [(loan, loan.copy.game.title) for loan in late] == [
                 (loan, loan.copy.game.title) for loan in expected
             ]
-    assert services._BALANCE.get(world["tartempion"].pk) == Decimal("2.70")
-    assert services._BALANCE.get(world["bidule"].pk) == 0
+    assert desk._BALANCE.get(world["tartempion"].pk) == Decimal("2.70")
+    assert desk._BALANCE.get(world["bidule"].pk) == 0
     assert [loan.pk for loan in services.late_loans(world["tartempion"])] == [world["late"].pk]
 
 
