@@ -484,8 +484,7 @@ LOGGING = {
     },
 }
 
-# Content-Security-Policy: everything from this site only, no inline script or style (static/js/), no
-# plugin, no framing. Uploaded documents are served with a stricter one (docs/operations.md).
+# Content-Security-Policy: this site only, no inline script or style, no plugin, no framing (docs/operations.md).
 SECURE_CSP = {
     "default-src": [CSP.SELF],
     "script-src": [CSP.SELF],

@@ -81,7 +81,10 @@ class Checks:
 
     def money(self) -> None:
         owed = {member: total for member, total in rows(OWED_SQL)}
-        site = dict(models().Member.objects.with_balance().values_list("pk", "balance"))
+        from ledger.models import member_balance
+
+        balances = models().Member.objects.annotate(balance=member_balance())
+        site = dict(balances.values_list("pk", "balance"))
         for member in self.run.world.families:
             expected = self.run.book[member]
             if owed.get(member, Decimal(0)) != expected or site[member] != expected:
