@@ -17,6 +17,7 @@ from catalogue.forms import CopyForm
 from catalogue.models import Copy, Location
 from loans import demo as demo_loans
 from loans.models import Loan
+from members import demo as demo_families
 from members.models import Member
 from onsite.models import Visit
 from privacy.services import months_before
@@ -293,16 +294,14 @@ def demo(db):
 
 
 def test_the_demo_year_counted_from_its_declarations(demo):
-    """The demo's families (loans/demo.py): who borrowed this year (by the days ago of each declared loan,
+    """The demo's families (members/demo.py; their loans, loans/demo.py): who borrowed this year (by the days ago of each declared loan,
     and Charlie's return at the desk today) or came to play, and their households' ages."""
     today = timezone.localdate()
     borrowed = {
-        family["card_barcode"]
-        for family in demo_loans.FAMILIES
-        if family.get("incomplete_return")
-        or any(
-            (today - datetime.timedelta(days=days)).year == today.year for _barcode, days in family["loans"]
-        )
+        card
+        for card, lent in demo_loans.FAMILY_LOANS.items()
+        if lent.get("incomplete_return")
+        or any((today - datetime.timedelta(days=days)).year == today.year for _barcode, days in lent["loans"])
     }
     came = set(
         Visit.objects.filter(session__opened_at__year=today.year, member__isnull=False).values_list(
@@ -316,7 +315,9 @@ def test_the_demo_year_counted_from_its_declarations(demo):
         if label not in ("Ont emprunté un jeu", "Sont venues jouer sur place")
         for card in Member.objects.filter(pk__in=ids).values_list("card_barcode", flat=True)
     }
-    served = [family for family in demo_loans.FAMILIES if family["card_barcode"] in borrowed | came | others]
+    served = [
+        family for family in demo_families.FAMILIES if family["card_barcode"] in borrowed | came | others
+    ]
     ages = [today.year - year for family in served for _name, year in family["household"]]
     figures = tables(today.year)
     families = rows(figures["familles"])
@@ -327,7 +328,7 @@ def test_the_demo_year_counted_from_its_declarations(demo):
         sum(low <= age <= (high if high is not None else 200) for age in ages)
         for low, high, _label in AGE_GROUPS
     ]
-    assert figures["adherents"].rows[0][1] == len(demo_loans.FAMILIES)  # all registered by load_demo today
+    assert figures["adherents"].rows[0][1] == len(demo_families.FAMILIES)  # all registered by load_demo today
 
 
 def test_the_demo_anonymised_loan_counts_in_its_year_and_nothing_else_is_that_old(demo):
