@@ -14,7 +14,7 @@ from rest_framework.permissions import AllowAny, IsAdminUser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from loans.api import refusal_response
+from ludotheque.answers import refusal_response
 
 from . import services
 from .models import Booking, Event

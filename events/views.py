@@ -13,8 +13,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from ledger.services import euros
-from loans.forms import add_refusal
 from ludotheque.access import staff_required
+from ludotheque.answers import add_refusal
 from members.models import Member
 from once.forms import submit_once
 

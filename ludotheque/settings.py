@@ -410,7 +410,6 @@ PASSWORD_RESET_RATES = {
     "login": env_rate("PASSWORD_RESET_PER_LOGIN", "3/hour"),
 }
 
-# E-mail (the notices to families): EMAIL_URL, and the sender's address.
 MAILERS = {"default": mailer_from_url(os.environ.get("EMAIL_URL"), DEBUG)}
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Ludothèque <ludotheque@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL

@@ -12,7 +12,7 @@ class Migration(migrations.Migration):
     dependencies = [
         ('events', '0002_families_in_the_members_app'),
         ('onsite', '0002_families_in_the_members_app'),
-        ('notices', '0004_families_in_the_members_app'),
+        ('notices', '0005_families_in_the_members_app'),
         ('ledger', '0006_families_in_the_members_app'),
         ('loans', '0009_membershiptype_public'),
         ('members', '0001_initial'),

@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('members', '0001_initial'),
-        ('notices', '0003_hold_without_copy'),
+        ('notices', '0004_event_bookings'),
     ]
 
     operations = [
