@@ -16,16 +16,8 @@ from django.apps import apps
 ROOT = Path(__file__).resolve().parent.parent
 MAX_LINES = 500
 MAX_FUNCTION_LINES = 80
-# Being split (engineer searchpkg moves the search into catalogue/search/): each name leaves this list
-# with its split.
-BEING_SPLIT = {
-    "catalogue/views.py",
-    "catalogue/search.py",
-    "catalogue/models.py",
-    "catalogue/admin.py",
-    "catalogue/spreadsheet.py",
-    "catalogue/pmb.py",
-}
+# Files still over the limit while someone splits them, each with a comment "being split": none today.
+BEING_SPLIT: set[str] = set()
 # The apps whose functions the function limit holds for.
 FUNCTIONS_CHECKED = {"members", "loans", "ledger", "notices", "onsite", "privacy", "inventory"}
 
