@@ -22,7 +22,13 @@ def _at(day: datetime.date, hour: int) -> datetime.datetime:
 def load(*, stdout) -> None:
     location = Location.objects.filter(name="Maison des Enfants").first() or Location.objects.first()
     volunteer = get_user_model().objects.filter(username="benevole").first()
-    families = list(Member.objects.filter(erased_at__isnull=True).order_by("card_barcode")[:5])
+    # Families whose membership is valid through the tournament (a members' event).
+    valid_until = timezone.localdate() + datetime.timedelta(days=15)
+    families = list(
+        Member.objects.filter(erased_at__isnull=True, membership_expiry__gte=valid_until).order_by(
+            "card_barcode"
+        )[:5]
+    )
     if location is None or volunteer is None or len(families) < 4 or Event.objects.exists():
         return
     today = timezone.localdate()

@@ -10,6 +10,7 @@ from django.db.models import Count, Q, Sum
 from django.db.models.functions import TruncMonth
 from django.utils.translation import gettext as _
 
+from catalogue.models import Location
 from report.figures import month_of, month_rows
 from report.registry import Section, Table
 
@@ -68,6 +69,12 @@ def _counts(year: int, site: int | None) -> tuple[dict, dict]:
     return months, sites
 
 
+def _site_names(site: int | None) -> list[str]:
+    """Every site (or the one asked for), events or not: the table and its chart list them all."""
+    locations = Location.objects.order_by("name")
+    return list((locations if site is None else locations.filter(pk=site)).values_list("name", flat=True))
+
+
 def section(year: int, site: int | None) -> Section:
     months, sites = _counts(year, site)
     columns = [
@@ -92,7 +99,7 @@ def section(year: int, site: int | None) -> Section:
                 "animations-sites",
                 _("Animations par site"),
                 [_("Site"), *columns],
-                [[name, *counts] for name, counts in sorted(sites.items())],
+                [[name, *sites.get(name, [0] * 5)] for name in _site_names(site)],
                 charted=[0, 2, 3],
             ),
         ],
