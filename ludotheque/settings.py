@@ -56,10 +56,8 @@ def env_list(name: str, default: list[str], environ=os.environ) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
-# Session settings of every PostgreSQL connection. The site's queries are short: parallel workers and
-# JIT cost more than they save and make response times erratic. Without synchronized scans a search
-# that facets its first 1,001 games reads the same ones on every reload. A DATABASE_URL's own
-# `?options=` come after these and win (`?options=-c%20jit%3Don`).
+# Every PostgreSQL session: no parallel workers or JIT for short queries, no synchronized scans (a
+# search's facets read the same games on every reload); a DATABASE_URL's own `?options=` win.
 POSTGRES_SESSION_OPTIONS = "-c max_parallel_workers_per_gather=0 -c jit=off -c synchronize_seqscans=off"
 
 
@@ -268,11 +266,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # Below whitenoise, which answers static files itself, already compressed: only the pages and the
-    # API are gzipped here (with Django's BREACH mitigation: random bytes in each gzip header).
+    # Below whitenoise (static files come compressed): pages and API gzipped, with BREACH mitigation.
     "django.middleware.gzip.GZipMiddleware",
-    # Below GZipMiddleware, so that the ETag is that of the content, not of its random gzip: a GET
-    # answered the same as the client's copy (a notice) is a 304 without a body.
+    # Below GZipMiddleware: the ETag is the content's, not its random gzip's, so an unchanged GET is a 304.
     "django.middleware.http.ConditionalGetMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -456,6 +452,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "BookingStatusEnum": "events.models.Booking.Status",
+        "CopyStatusEnum": "catalogue.models.Copy.Status",
+    },
 }
 
 # Every unhandled exception (a 500) is logged to stderr and mailed to ADMINS when set (comma-separated).

@@ -64,7 +64,8 @@ def test_the_report_shows_charts_beside_tables_and_prints_on_a4(page, browser, l
     assert widths and max(widths) <= 182 * 96 / 25.4 + 1  # A4 less the margins, in CSS pixels
     pdf = page.pdf(format="A4", prefer_css_page_size=True)
     pages = pdf_pages(pdf)
-    assert 2 <= pdf_page_count(pdf) <= 8
+    # Five sections (loans, on-site play, events, members, the collection) on a handful of pages, not a page a table.
+    assert 2 <= pdf_page_count(pdf) <= 10
     assert all(
         tuple(round(float(side)) for side in sheet.mediabox.upper_right) == A4_POINTS for sheet in pages
     )

@@ -11,8 +11,8 @@ from html import unescape
 import pytest
 from django.urls import reverse
 
-from catalogue import views
 from catalogue.models import Game
+from catalogue.search.postings import one_word_page
 from tests.conftest import text_of
 from tests.search_helpers import make_game, titles
 from tests.test_catalogue_api import whole_search_scans
@@ -91,7 +91,7 @@ def test_a_page_of_dice_games_is_read_from_the_postings_of_des(client, db):
         make_game(f"Dés {number:02d}")
     make_game("Zanzibar", summary="Trois dés et un gobelet.")
     games = Game.objects.search("dés").sorted_by("pertinence")
-    sql, params = views.one_word_page(games, 0, 20, games.order_by().values("pk")[:21])
+    sql, params = one_word_page(games, 0, 20, games.order_by().values("pk")[:21])
     assert whole_search_scans(sql, params) == []  # page and count from the postings alone
     first = client.get(GAMES, {"q": "dés"})
     assert titles(first) == [f"Dés {number:02d}" for number in range(20)] and first.json()["count"] == 26
