@@ -60,7 +60,7 @@ def test_a_tour_with_the_network_cut_lands_once_with_its_conflicts(page, live_se
     page.select_option("#tour-site", label="Ludobus")
     page.click("#tour-prepare button")
     expect(page.locator("#tour-age")).to_contain_text("Ludobus")
-    assert "Familles : 3 ; jeux à bord : 4" in page.inner_text("#tour-age")
+    expect(page.locator("#tour-age")).to_contain_text("Familles : 3 ; jeux à bord : 4")
 
     # On the road: no network.
     page.context.set_offline(True)
@@ -73,17 +73,17 @@ def test_a_tour_with_the_network_cut_lands_once_with_its_conflicts(page, live_se
     sam.save()
 
     tour_scan(page, "M0001")
-    assert "Alex Tartempion (carte M0001). Jeux encore permis : 2." in page.inner_text("#tour-family")
+    expect(page.locator("#tour-family")).to_contain_text("Alex Tartempion (carte M0001). Jeux encore permis : 2.")
     tour_scan(page, "90461")
-    assert "« Les colons de Catane » (90461) prêté à Alex Tartempion." in page.inner_text("#tour-message")
+    expect(page.locator("#tour-message")).to_contain_text("« Les colons de Catane » (90461) prêté à Alex Tartempion.")
     tour_scan(page, "90468")
-    assert "Jeux encore permis : 0." in page.inner_text("#tour-family")
+    expect(page.locator("#tour-family")).to_contain_text("Jeux encore permis : 0.")
     tour_scan(page, "90408")  # Lou's Quarto, as the tour knew it: on loan, so its return opens
     page.click("#tour-return >> text=Tout est complet")
     tour_scan(page, "90901")  # Sam's Biblios comes back with a die missing
     page.fill("#tour-pieces input", "1")
     page.click("text=Confirmer le retour")
-    assert "pièces manquantes notées" in page.inner_text("#tour-message")
+    expect(page.locator("#tour-message")).to_contain_text("pièces manquantes notées")
     tour_scan(page, "90461")  # Alex brings Catane back before leaving the stop
     page.click("#tour-return >> text=Tout est complet")
     tour_scan(page, "M0002")
@@ -91,18 +91,18 @@ def test_a_tour_with_the_network_cut_lands_once_with_its_conflicts(page, live_se
     page.fill("#tour-children", "2")
     page.fill("#tour-adults", "1")
     page.click("text=Compter la visite")
-    assert "Visite comptée : Sam Bidule (enfants : 2, adultes : 1)." in page.inner_text("#tour-message")
+    expect(page.locator("#tour-message")).to_contain_text("Visite comptée : Sam Bidule (enfants : 2, adultes : 1).")
 
     journal = page.locator("#tour-journal li")
     assert journal.count() == 7
     assert page.locator("#tour-journal .offline-mark").count() == 7
-    assert "hors ligne — à envoyer" in journal.first.inner_text()
+    expect(journal.first).to_contain_text("hors ligne — à envoyer")
     assert not OfflineAction.objects.exists()  # nothing reached the server
 
     # Back in range: the actions go, in order, once.
     page.context.set_offline(False)
     expect(page.locator("#tour-sync")).to_contain_text("Actions envoyées : 7", timeout=20000)
-    assert "Conflits à régler : 3." in page.inner_text("#tour-sync")
+    expect(page.locator("#tour-sync")).to_contain_text("Conflits à régler : 3.")
     assert page.locator("#tour-journal .offline-mark").count() == 0
     page.click("#tour-send")  # sent again by hand: nothing left to send
     page.reload()
