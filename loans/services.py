@@ -7,7 +7,7 @@ and why): lending (checkout.py), renewing (renewals.py), returns, lost games and
 """
 
 from .checkout import loan_create
-from .desk import _elsewhere, copy_set_completeness, describe_late, due_date, late_loans, short_date
+from .desk import copy_set_completeness, describe_late, due_date, late_loans, short_date
 from .holds import copy_back_on_shelf, hold_cancel, hold_create, hold_expire, holds_expire_past_pickup
 from .popularity import POPULARITY_DAYS, popularity_count
 from .renewals import loan_renew
@@ -27,7 +27,6 @@ __all__ = [
     "POPULARITY_DAYS",
     "PiecesCheck",
     "ReturnResult",
-    "_elsewhere",
     "copy_back_on_shelf",
     "copy_set_completeness",
     "describe_late",
