@@ -5,7 +5,7 @@ from io import BytesIO
 
 import pytest
 
-from tests.axe import serious_violations, session_cookie
+from tests.axe import PHONE, serious_violations, session_cookie
 from tests.conftest import pdf_page_count
 from tests.report_helpers import YEAR, a_year
 
@@ -79,3 +79,20 @@ def test_the_report_shows_charts_beside_tables_and_prints_on_a4(page, browser, l
             const style = getComputedStyle(figure); return style.breakInside || style.pageBreakInside; })"""
     )
     assert set(starts) == {"avoid"}
+
+
+@pytest.mark.browser
+def test_the_report_reads_on_a_phone(page, browser, live_server, staff_user, year):
+    page.set_viewport_size(PHONE)
+    page.context.add_cookies([session_cookie(staff_user, live_server.url)])
+    url = f"/comptoir/rapport-annuel/?annee={YEAR}"
+    assert page.goto(live_server.url + url).ok
+    # Nothing makes the page itself scroll sideways: a wide table scrolls in its own box.
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    # Each chart comes under its table, as wide as the screen allows.
+    loans_chart = page.get_by_role("img", name="Prêts par site", exact=True)
+    loans_table = page.get_by_role("table", name="Prêts par site", exact=True)
+    chart_box, table_box = loans_chart.bounding_box(), loans_table.bounding_box()
+    assert chart_box["y"] >= table_box["y"] + table_box["height"] - 1
+    assert chart_box["width"] <= PHONE["width"]
+    assert serious_violations(browser, [url], base_url=live_server.url, user=staff_user, viewport=PHONE) == {}
