@@ -223,6 +223,7 @@ class GameAdmin(LibrarianAccessMixin, admin.ModelAdmin):
         AgeFilter,
         LocationFilter,
         CopyStatusFilter,
+        "date_bookable",
     ]
     search_fields = [
         "title",
@@ -239,7 +240,21 @@ class GameAdmin(LibrarianAccessMixin, admin.ModelAdmin):
     inlines = [CopyInline, AuthorshipInline, PublisherCreditInline, ComponentInline, DocumentInline]
     formfield_overrides = {models.ImageField: {"form_class": BoxPictureField}}  # bounded, re-saved
     fieldsets = [
-        (None, {"fields": ["title", "slug", "image", "category", "tags", "languages", "document_type"]}),
+        (
+            None,
+            {
+                "fields": [
+                    "title",
+                    "slug",
+                    "image",
+                    "category",
+                    "tags",
+                    "languages",
+                    "document_type",
+                    "date_bookable",
+                ]
+            },
+        ),
         (
             _("Pour quelle table ?"),
             {"fields": [("players_min", "players_max"), ("age_min", "age_max"), "duration_minutes"]},

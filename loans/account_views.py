@@ -69,6 +69,7 @@ def account(request: HttpRequest) -> HttpResponse:
             "loans": loans,
             "quota_left": member.quota_left(len(loans)),
             "holds": member.holds.active().select_related("game").with_queue_rank().order_by("created_at"),
+            "date_bookings": member.date_bookings.upcoming().select_related("copy__game", "copy__location"),
             "history": member.loans.returned().select_related("copy__game").order_by("-returned_at")[:20],
             "calendar_url": _calendar_url(request, member),
             "suggestions": _suggestions(member),

@@ -18,6 +18,7 @@ from members.models import Member
 from opening.schedule import weekday_date
 from rules.pieces import summary as playability_summary
 
+from .booking_fit import loan_fit_date_bookings
 from .desk import (
     _CHECKOUT_HOLDS,
     _OPEN_LOANS,
@@ -71,6 +72,7 @@ def loan_create(
         lent_by=staff,
         due_on=due_date(copy=copy, start=today, days=member.membership_type.loan_period_days),
     )
+    loan_fit_date_bookings(loan)
     if member.membership_type.loan_fee:
         _charge(loan, copy, staff, kind=Kind.LOAN_FEE, amount=member.membership_type.loan_fee)
     if hold is not None:

@@ -179,3 +179,55 @@ class LanguageForm(forms.ModelForm):
     class Meta:
         model = Member
         fields = ["language"]
+
+
+class _DateInput(forms.DateInput):
+    input_type = "date"
+
+    def __init__(self):
+        super().__init__(format="%Y-%m-%d")
+
+
+class DateBookingDatesForm(forms.Form):
+    """The days of a date booking, both included: a family's form on its page."""
+
+    starts_on = forms.DateField(label=_("Du"), widget=_DateInput())
+    ends_on = forms.DateField(label=_("Au (jour du retour)"), widget=_DateInput())
+
+
+class DateBookingForm(DateBookingDatesForm):
+    """The desk books for a family: a title (a free copy is picked) or a copy by its barcode."""
+
+    card = forms.CharField(label=_("Carte de la famille"), max_length=40)
+    game = forms.ModelChoiceField(
+        label=_("Jeu réservable à date"),
+        queryset=Game.objects.filter(date_bookable=True).only("pk", "title").order_by("title"),
+        required=False,
+    )
+    barcode = forms.CharField(label=_("ou code-barres d'un exemplaire"), max_length=40, required=False)
+    note = forms.CharField(label=_("Note (pour quoi, pour qui)"), max_length=200, required=False)
+
+    field_order = ["card", "game", "barcode", "starts_on", "ends_on", "note"]
+
+    def clean_card(self) -> Member:
+        card = self.cleaned_data["card"].strip()
+        member = Member.objects.select_related("membership_type").filter(card_barcode__iexact=card).first()
+        if member is None:
+            raise ValidationError(
+                _("Aucune famille ne porte la carte « %(card)s »."),
+                code="unknown_card",
+                params={"card": card},
+            )
+        return member
+
+    def clean_barcode(self) -> Copy | None:
+        barcode = self.cleaned_data["barcode"].strip()
+        return copy_for_barcode(barcode) if barcode else None
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        if not self.has_error("barcode") and bool(cleaned.get("game")) == bool(cleaned.get("barcode")):
+            self.add_error(
+                "game", ValidationError(_("Choisissez un jeu ou scannez un exemplaire."), code="one_of")
+            )
+        return cleaned

@@ -45,6 +45,13 @@ def hold_create(*, game: Game, member: Member, staff: AbstractBaseUser) -> Hold:
     member = _lock_member(member)
     _lock_game(game.pk)
     _check_membership(member, timezone.localdate())
+    if game.date_bookable:
+        _refuse(
+            _("« %(game)s » se réserve à date, pas dans une file : choisissez vos dates."),
+            code="date_bookable",
+            on="game",
+            game=game.title,
+        )
     # A copy in repair or waiting for a piece will come back: families may queue for it.
     if not Copy.objects.filter(game=game).in_circulation().exists():
         _refuse(

@@ -307,3 +307,117 @@ class MissingPiece(models.Model):
 
     def __str__(self) -> str:
         return f"{self.quantity} × {self.component.label} — {self.copy.barcode}"
+
+
+class DateBookingQuerySet(models.QuerySet):
+    def active(self) -> "DateBookingQuerySet":
+        """Bookings still to hand out: they hold their copy for their dates."""
+        return self.filter(status=DateBooking.Status.BOOKED)
+
+    def overlapping(self, starts_on: datetime.date, ends_on: datetime.date) -> "DateBookingQuerySet":
+        """Bookings sharing at least one day with `starts_on`…`ends_on` (both days included)."""
+        return self.filter(starts_on__lte=ends_on, ends_on__gte=starts_on)
+
+    def to_hand_out(self, on: datetime.date | None = None) -> "DateBookingQuerySet":
+        """Active bookings whose period has begun and not ended: the desk hands their copy out today."""
+        day = on or timezone.localdate()
+        return self.active().filter(starts_on__lte=day, ends_on__gte=day)
+
+    def upcoming(self, on: datetime.date | None = None) -> "DateBookingQuerySet":
+        """Active bookings that have not ended yet."""
+        return self.active().filter(ends_on__gte=on or timezone.localdate())
+
+    def for_desk(self) -> "DateBookingQuerySet":
+        """Fetch what the desk shows of a booking (game, copy, site, family) in the same query."""
+        return self.select_related("copy__game", "copy__location", "member")
+
+
+class DateBooking(models.Model):
+    """A copy booked for a family from one date to another (réservation à date: giant games, party kits).
+
+    It holds its copy for its dates (PostgreSQL refuses two active bookings of one copy whose dates
+    overlap: migration 0012), becomes a loan on its first day at the desk, and is never deleted.
+    """
+
+    class Status(models.TextChoices):
+        BOOKED = "booked", _("Réservée")
+        LENT = "lent", _("Remise — en prêt")
+        CANCELLED = "cancelled", _("Annulée")
+
+    copy = models.ForeignKey(
+        "catalogue.Copy", on_delete=models.PROTECT, related_name="date_bookings", verbose_name=_("exemplaire")
+    )
+    # Empty once the booking is anonymised (closed long ago, or the family erased).
+    member = models.ForeignKey(
+        Member,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="date_bookings",
+        verbose_name=_("famille"),
+    )
+    starts_on = models.DateField(_("du"))
+    ends_on = models.DateField(_("au"))
+    status = models.CharField(_("statut"), max_length=20, choices=Status, default=Status.BOOKED)
+    # The title was booked and this copy picked as free for the dates (rather than a copy chosen by barcode).
+    by_title = models.BooleanField(_("réservé par titre"), default=False)
+    note = models.CharField(
+        _("note"), max_length=200, blank=True, help_text=_("Pour quoi, pour qui : « fête de l'école »…")
+    )
+    created_at = models.DateTimeField(_("réservée le"), default=timezone.now)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("enregistrée par"),
+    )
+    loan = models.OneToOneField(
+        Loan,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="date_booking",
+        verbose_name=_("prêt"),
+    )
+    cancelled_at = models.DateTimeField(_("annulée le"), null=True, blank=True)
+
+    objects = DateBookingQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["starts_on", "pk"]
+        verbose_name = _("réservation à date")
+        verbose_name_plural = _("réservations à date")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ends_on__gte=F("starts_on")),
+                name="loans_datebooking_dates_in_order",
+                violation_error_message=_("Le dernier jour ne peut pas précéder le premier."),
+            ),
+            models.CheckConstraint(
+                condition=Q(member__isnull=False) | ~Q(status="booked"),
+                name="loans_datebooking_active_has_member",
+                violation_error_message=_(
+                    "Une réservation à date en cours est toujours celle d'une famille."
+                ),
+            ),
+            models.CheckConstraint(
+                condition=Q(status="lent", loan__isnull=False) | (~Q(status="lent") & Q(loan__isnull=True)),
+                name="loans_datebooking_lent_iff_loan",
+                violation_error_message=_("Une réservation remise l'est par un prêt, et seulement elle."),
+            ),
+        ]
+        indexes = [
+            # DateBooking.objects.to_hand_out(): the desk's bookings of the day, by first day.
+            models.Index(
+                fields=["starts_on"], condition=Q(status="booked"), name="loans_datebooking_active_idx"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        family = self.member.name if self.member_id else _("famille anonymisée")
+        return f"{self.copy} — {family} ({self.starts_on:%Y-%m-%d} → {self.ends_on:%Y-%m-%d})"
+
+    @property
+    def is_cancellable(self) -> bool:
+        """A family may cancel its booking until its first day (the desk, any time before it is handed out)."""
+        return self.status == DateBooking.Status.BOOKED and self.starts_on > timezone.localdate()

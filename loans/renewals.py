@@ -24,6 +24,7 @@ from ledger.services import euros
 from members.models import Member, MembershipType
 from opening.schedule import weekday_date
 
+from .booking_fit import renewal_fit_date_bookings
 from .desk import _check_membership, _lock_game, _refuse, due_date, short_date
 from .models import Hold, Loan
 
@@ -175,9 +176,11 @@ def loan_renew(
     if staff is not None:
         late_fee_settle(loan=loan, staff=staff, decision=late_fee, reason=reason, today=today)
     # A late loan gets a full period from today; an early renewal adds one to the current due date.
-    loan.due_on = due_date(
+    due_on = due_date(
         copy=loan.copy, start=max(loan.due_on, today), days=member.membership_type.loan_period_days
     )
+    renewal_fit_date_bookings(loan, due_on)
+    loan.due_on = due_on
     loan.renewals += 1
     loan.save(update_fields=["due_on", "renewals"])
     return loan

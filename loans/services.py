@@ -3,9 +3,10 @@
 
 Each write runs in one transaction and takes its locks in the desk's order (loans/desk.py says which
 and why): lending (checkout.py), renewing (renewals.py), returns, lost games and missing pieces
-(returns.py), holds (holds.py), and the count behind the sort by popularity (popularity.py).
+(returns.py), holds (holds.py), date bookings (bookings.py), and the count behind the sort by popularity (popularity.py).
 """
 
+from .bookings import booking_cancel, booking_create, booking_hand_out
 from .checkout import loan_create
 from .desk import copy_set_completeness, describe_late, due_date, late_loans, short_date
 from .holds import copy_back_on_shelf, hold_cancel, hold_create, hold_expire, holds_expire_past_pickup
@@ -27,6 +28,9 @@ __all__ = [
     "POPULARITY_DAYS",
     "PiecesCheck",
     "ReturnResult",
+    "booking_cancel",
+    "booking_create",
+    "booking_hand_out",
     "copy_back_on_shelf",
     "copy_set_completeness",
     "describe_late",

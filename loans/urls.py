@@ -2,6 +2,7 @@ from django.urls import path
 
 from . import (
     account_views,
+    booking_views,
     checkout_views,
     exchange_views,
     list_views,
@@ -28,6 +29,17 @@ urlpatterns = [
     path("comptoir/reservations/", list_views.hold_list, name="hold-list"),
     path("comptoir/reservations/<int:pk>/annuler/", views.hold_cancel, name="hold-cancel"),
     path("comptoir/reservations/<int:pk>/expirer/", views.hold_expire, name="hold-expire"),
+    path("comptoir/reservations-a-date/", booking_views.desk_bookings, name="desk-bookings"),
+    path(
+        "comptoir/reservations-a-date/<int:pk>/preter/",
+        booking_views.desk_booking_hand_out,
+        name="desk-booking-hand-out",
+    ),
+    path(
+        "comptoir/reservations-a-date/<int:pk>/annuler/",
+        booking_views.desk_booking_cancel,
+        name="desk-booking-cancel",
+    ),
     path("comptoir/incomplets/", list_views.incomplete_list, name="incomplete-list"),
     path(
         "comptoir/pieces-manquantes/<int:pk>/rapportee/",
@@ -62,6 +74,16 @@ urlpatterns = [
     path("compte/reserver/<int:pk>/", account_views.account_hold_create, name="account-hold-create"),
     path(
         "compte/reservations/<int:pk>/annuler/", account_views.account_hold_cancel, name="account-hold-cancel"
+    ),
+    path(
+        "compte/reserver-a-date/<int:pk>/",
+        booking_views.account_booking_create,
+        name="account-booking-create",
+    ),
+    path(
+        "compte/reservations-a-date/<int:pk>/annuler/",
+        booking_views.account_booking_cancel,
+        name="account-booking-cancel",
     ),
     path("compte/prets/<int:pk>/prolonger/", account_views.account_loan_renew, name="account-loan-renew"),
     path("compte/langue/", account_views.account_language, name="account-language"),

@@ -189,6 +189,7 @@ def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 _("« %(game)s » (%(barcode)s) prêté, à rendre le %(date)s.")
                 % {"game": copy.game.title, "barcode": copy.barcode, "date": weekday_date(loan.due_on)},
             )
+            _warn_date_booking(request, loan)
             _warn_late(request, member)
             return redirect("loans:member-detail", pk=member.pk)
     elif form.has_error("barcode", "unknown_barcode"):
@@ -202,6 +203,18 @@ def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
             )
             return redirect("loans:member-detail", pk=other.pk)
     return _render_member(request, member, lend_form=form, status=400)
+
+
+def _warn_date_booking(request: HttpRequest, loan: Loan) -> None:
+    """Say why a loan is due back early: its copy is booked for dates soon after (loans/booking_fit.py)."""
+    booking = getattr(loan, "shortened_for", None)
+    if booking is not None:
+        messages.warning(
+            request,
+            _("Prêt raccourci : « %(game)s » est réservé à date à partir du %(date)s.")
+            % {"game": loan.copy.game.title, "date": weekday_date(booking.starts_on)},
+            extra_tags="date-booking",
+        )
 
 
 def _warn_late(request: HttpRequest, member: Member) -> None:

@@ -86,6 +86,15 @@ class Game(models.Model):
         validators=[validate_game_image],
         help_text=_("Une photo JPEG, PNG ou WebP ; le site en fait lui-même les vignettes."),
     )
+    # Giant games, party kits: families book them for dates (the lending app's date bookings) instead of
+    # queueing for them.
+    date_bookable = models.BooleanField(
+        _("réservable à date"),
+        default=False,
+        help_text=_(
+            "Jeux géants, malles de fête : les familles les réservent du … au …, au lieu de faire la file."
+        ),
+    )
     created_at = models.DateTimeField(_("créé le"), auto_now_add=True)
     updated_at = models.DateTimeField(_("modifié le"), auto_now=True)
     # The search document: computed by PostgreSQL itself from the title, summary, authors, publishers

@@ -27,10 +27,15 @@ def hold_offer(context, game) -> dict:
     if user is None or user.is_staff:
         return {"show": False}
     if not user.is_authenticated:
+        if game.date_bookable:
+            return {"show": True, "visitor": True, "date_bookable": True, "next": request.get_full_path()}
         return _visitor_offer(request, game)
     member = Member.objects.filter(user=user).first()
     if member is None:
         return {"show": False}
+    if game.date_bookable:
+        # Giant games are booked for dates, not queued for (loans/bookings.py).
+        return {"show": True, "date_bookable": True, "game": game}
     copies = Copy.objects.filter(game=game)
     return {
         "show": True,
