@@ -67,10 +67,12 @@ def test_a_booking_and_a_loan_of_the_same_copy_at_once_never_both_hold_today(sta
 
         run_at_once(
             [
-                lambda: services.booking_create(
+                lambda booker=booker, copy=copy: services.booking_create(
                     member=booker, copy=copy, starts_on=day(0), ends_on=day(1), user=staff_user
                 ),
-                lambda: services.loan_create(copy=copy, member=borrower, staff=staff_user),
+                lambda copy=copy, borrower=borrower: services.loan_create(
+                    copy=copy, member=borrower, staff=staff_user
+                ),
             ]
         )
 

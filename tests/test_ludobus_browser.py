@@ -73,9 +73,13 @@ def test_a_tour_with_the_network_cut_lands_once_with_its_conflicts(page, live_se
     sam.save()
 
     tour_scan(page, "M0001")
-    expect(page.locator("#tour-family")).to_contain_text("Alex Tartempion (carte M0001). Jeux encore permis : 2.")
+    expect(page.locator("#tour-family")).to_contain_text(
+        "Alex Tartempion (carte M0001). Jeux encore permis : 2."
+    )
     tour_scan(page, "90461")
-    expect(page.locator("#tour-message")).to_contain_text("« Les colons de Catane » (90461) prêté à Alex Tartempion.")
+    expect(page.locator("#tour-message")).to_contain_text(
+        "« Les colons de Catane » (90461) prêté à Alex Tartempion."
+    )
     tour_scan(page, "90468")
     expect(page.locator("#tour-family")).to_contain_text("Jeux encore permis : 0.")
     tour_scan(page, "90408")  # Lou's Quarto, as the tour knew it: on loan, so its return opens
@@ -91,7 +95,9 @@ def test_a_tour_with_the_network_cut_lands_once_with_its_conflicts(page, live_se
     page.fill("#tour-children", "2")
     page.fill("#tour-adults", "1")
     page.click("text=Compter la visite")
-    expect(page.locator("#tour-message")).to_contain_text("Visite comptée : Sam Bidule (enfants : 2, adultes : 1).")
+    expect(page.locator("#tour-message")).to_contain_text(
+        "Visite comptée : Sam Bidule (enfants : 2, adultes : 1)."
+    )
 
     journal = page.locator("#tour-journal li")
     assert journal.count() == 7
