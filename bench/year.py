@@ -93,9 +93,14 @@ def main() -> int:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # as yearsim/wsgi.py
     from django.core.management import call_command
     from django.utils import timezone
+    from yearsim.profile import Profile
 
+    profile = Profile()
+    profile.database = settings.DATABASES["default"]["NAME"]
+    profile.start()
     if not args.template:
-        call_command("migrate", verbosity=0)
+        with profile.phase("migrate"):
+            call_command("migrate", verbosity=0)
     from yearsim import report
     from yearsim.build import build
     from yearsim.http import Breach
@@ -107,14 +112,15 @@ def main() -> int:
             datetime.datetime.combine(args.start - datetime.timedelta(days=1), datetime.time(20))
         )
     )
-    world = build(
-        seed=args.seed,
-        start=args.start,
-        titles=args.titles,
-        copies=args.copies,
-        families=args.families,
-        clerks=args.clerks,
-    )
+    with profile.phase("build"):
+        world = build(
+            seed=args.seed,
+            start=args.start,
+            titles=args.titles,
+            copies=args.copies,
+            families=args.families,
+            clerks=args.clerks,
+        )
     built = time.perf_counter()
     mail = MailServer(clock_file.parent / "maildir")
     settings.MAILERS = {
@@ -124,7 +130,9 @@ def main() -> int:
         }
     }
     environment = server_environment(str(clock_file), mail.port)
-    site = Site(environment, args.workers)
+    with profile.phase("server start"):
+        site = Site(environment, args.workers)
+        profile.site_pid = site.process.pid
     served = time.perf_counter()
     params = Params(
         days=args.days,
@@ -132,7 +140,7 @@ def main() -> int:
         home_visits=args.home_visits if args.home_visits is not None else max(2, args.families // 50),
         faults=not args.no_faults,
     )
-    run = Run(world, params, site.url, args.seed, mail, site)
+    run = Run(world, params, site.url, args.seed, mail, site, profile)
     run.server_environment = environment
     failure = None
     try:

@@ -33,6 +33,12 @@ class Recorder:
         self.fault_window = 0  # > 0 while a fault is being injected
         self.fault_5xx: list[str] = []
         self.server_errors: list[str] = []
+        self.slept = 0.0  # seconds the clients waited on the real clock before sending again
+
+    def sleep(self, seconds: float) -> None:
+        with self.lock:
+            self.slept += seconds
+        time.sleep(seconds)
 
     def record(self, kind: str, status: int, seconds: float, detail: str) -> None:
         with self.lock:
@@ -77,11 +83,11 @@ class Client:
                 self.recorder.error(f"{kind}: connection lost, sent again")
                 if not retry or attempt == RETRIES - 1:
                     raise
-                time.sleep(0.2 * (attempt + 1))
+                self.recorder.sleep(0.2 * (attempt + 1))
                 continue
             self.recorder.record(kind, response.status_code, time.perf_counter() - began, f"{method} {path}")
             if response.status_code >= 500 and self.recorder.fault_window and retry:
-                time.sleep(0.2 * (attempt + 1))
+                self.recorder.sleep(0.2 * (attempt + 1))
                 continue
             return response
         return response

@@ -67,6 +67,7 @@ def lines(run, timings: dict[str, float]) -> list[str]:
     out += [f"  {kind}: {reason}" for kind, reason in sorted(run.reasons.items())]
     out.append("## Faults")
     out += run.faults.log or ["none"]
+    out += run.profile.lines(run.params.days)
     out.append("## Invariants (times checked)")
     out += [f"{name}: {count}" for name, count in sorted(run.checks.counts.items())]
     if run.stocktakes:

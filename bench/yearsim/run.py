@@ -13,6 +13,7 @@ from decimal import Decimal
 from . import clock, faults, invariants, people
 from .build import PASSWORD, WORDS, World, models
 from .http import Breach, Client, Recorder
+from .profile import Profile
 
 
 @dataclass
@@ -30,7 +31,16 @@ class Params:
 
 
 class Run:
-    def __init__(self, world: World, params: Params, base: str, seed: int, mail, site=None) -> None:
+    def __init__(
+        self,
+        world: World,
+        params: Params,
+        base: str,
+        seed: int,
+        mail,
+        site=None,
+        profile: Profile | None = None,
+    ) -> None:
         self.world = world
         self.params = params
         self.base = base
@@ -38,6 +48,8 @@ class Run:
         self.site = site
         self.rng = random.Random(seed + 1)
         self.recorder = Recorder()
+        self.profile = profile or Profile()
+        self.profile.recorder = self.recorder
         self.lock = threading.Lock()
         self.loans: dict[int, dict] = {}  # open loans the run made: id -> copy, member
         self.book: dict[int, Decimal] = defaultdict(Decimal)  # what each family owes, from the answers
@@ -212,11 +224,13 @@ class Run:
             day = self.world.start + datetime.timedelta(days=number)
             self.today = day
             self.play_day(day)
-            self.checks.daily(day)
+            with self.profile.phase("daily checks"):
+                self.checks.daily(day)
         self.today = self.world.start + datetime.timedelta(days=self.params.days)
-        self.at(self.today, "07:00")
-        self.daily_run(self.today)
-        self.checks.year_end(self.today)
+        with self.profile.phase("year end (daily run, checks, stocktake)"):
+            self.at(self.today, "07:00")
+            self.daily_run(self.today)
+            self.checks.year_end(self.today)
 
     def at(self, day: datetime.date, hour: str) -> None:
         from django.utils import timezone
@@ -228,9 +242,11 @@ class Run:
         from opening.schedule import site_calendars
 
         self.at(day, "07:00")
-        self.faults.morning(day)
+        with self.profile.phase("daily run (and its faults)"):
+            self.faults.morning(day)
         self.at(day, "09:00")
-        self.families_at_home(day)
+        with self.profile.phase("families at home"):
+            self.families_at_home(day)
         calendars = site_calendars(self.world.sites, from_day=day)
         openings = sorted(
             (opens_at, site)
@@ -243,7 +259,8 @@ class Run:
                 day,
                 (datetime.datetime.combine(day, opens_at) + datetime.timedelta(minutes=15)).strftime("%H:%M"),
             )
-            self.opening(day, site)
+            with self.profile.phase("openings (clerks, till)"):
+                self.opening(day, site)
         self.at(day, "20:00")
 
     def daily_run(self, day: datetime.date, *, date: datetime.date | None = None) -> str:
