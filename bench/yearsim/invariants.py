@@ -40,6 +40,9 @@ DEPOSITS_SQL = """
         WHEN 'deposit_returned' THEN -amount WHEN 'deposit_cashed' THEN -amount ELSE 0 END), 0)
     FROM ledger_entry
 """
+# The ledger's columns an entry must keep, and the run's copy of the entries seen so far.
+LEDGER_COLUMNS = "id, member_id, kind, amount, waived, recorded_at, site_id"
+LEDGER_COPY = "yearsim_ledger_seen"
 
 
 def rows(sql: str, params=()) -> list[tuple]:
@@ -47,14 +50,14 @@ def rows(sql: str, params=()) -> list[tuple]:
 
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return cursor.fetchall()
+        return cursor.fetchall() if cursor.description else []
 
 
 class Checks:
     def __init__(self, run) -> None:
         self.run = run
         self.counts: Counter = Counter()
-        self.entries: dict[int, tuple] = {}
+        self.ledger_copied = False
 
     def passed(self, name: str) -> None:
         self.counts[name] += 1
@@ -100,16 +103,26 @@ class Checks:
         self.passed("money: each family's balance = its entries = the desk's book; deposits held")
 
     def ledger_append_only(self) -> None:
-        now = {
-            row[0]: row[1:]
-            for row in rows(
-                "SELECT id, member_id, kind, amount, waived, recorded_at, site_id FROM ledger_entry"
+        """Every entry seen on an earlier day is still there, unchanged: the ledger compared, in SQL,
+        with a copy of itself (a table of the run's own) taken each day, which then takes the new ones."""
+        if not self.ledger_copied:
+            rows(
+                f"CREATE UNLOGGED TABLE {LEDGER_COPY} AS SELECT {LEDGER_COLUMNS} FROM ledger_entry WITH NO DATA"
             )
-        }
-        for entry, values in self.entries.items():
-            if now.get(entry) != values:
-                raise Breach(f"money: entry {entry} changed or lost: {values} then {now.get(entry)}")
-        self.entries = now
+            rows(f"ALTER TABLE {LEDGER_COPY} ADD PRIMARY KEY (id)")
+            self.ledger_copied = True
+        changed = rows(
+            f"SELECT s.id, ROW(s.*)::text, ROW(e.*)::text FROM {LEDGER_COPY} s "
+            f"LEFT JOIN (SELECT {LEDGER_COLUMNS} FROM ledger_entry) e ON e.id = s.id "
+            "WHERE e.id IS NULL OR ROW(e.*) IS DISTINCT FROM ROW(s.*) ORDER BY s.id LIMIT 3"
+        )
+        if changed:
+            entry, values, now = changed[0]
+            raise Breach(f"money: entry {entry} changed or lost: {values} then {now}")
+        rows(
+            f"INSERT INTO {LEDGER_COPY} SELECT {LEDGER_COLUMNS} FROM ledger_entry e "
+            f"WHERE NOT EXISTS (SELECT 1 FROM {LEDGER_COPY} s WHERE s.id = e.id)"
+        )
         self.passed("money: no entry changed or lost")
 
     def till_closed(self, site: int, counted: Decimal) -> None:

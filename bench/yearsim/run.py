@@ -3,7 +3,9 @@
 import datetime
 import io
 import random
+import sys
 import threading
+import time
 import uuid
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
@@ -71,6 +73,7 @@ class Run:
         self.families: dict[int, Client] = {}
         self.faults = faults.Faults(self)
         self.checks = invariants.Checks(self)
+        self.pool = ThreadPoolExecutor(max_workers=params.clerks, thread_name_prefix="desk")
 
     # The run's book and counters (several clerks at once).
     def count(self, what: str, n: int = 1) -> None:
@@ -223,14 +226,18 @@ class Run:
         for number in range(self.params.days):
             day = self.world.start + datetime.timedelta(days=number)
             self.today = day
+            began = time.perf_counter()
             self.play_day(day)
             with self.profile.phase("daily checks"):
                 self.checks.daily(day)
+            # Progress, on stderr (the report is stdout): a long run shows where it is.
+            print(f"{day}: {time.perf_counter() - began:.1f} s", file=sys.stderr, flush=True)
         self.today = self.world.start + datetime.timedelta(days=self.params.days)
         with self.profile.phase("year end (daily run, checks, stocktake)"):
             self.at(self.today, "07:00")
             self.daily_run(self.today)
             self.checks.year_end(self.today)
+        self.pool.shutdown()
 
     def at(self, day: datetime.date, hour: str) -> None:
         from django.utils import timezone
@@ -341,19 +348,12 @@ class Run:
         return sorted(coming)
 
     def in_parallel(self, items: list, act) -> None:
-        """Several clerks (or families) at once: each item to the next free one, in order."""
-        from django.db import connections
+        """Several clerks (or families) at once: each item to the next free one, in order.
 
-        def work(index_item):
-            index, item = index_item
-            try:
-                act(item, index)
-            finally:
-                connections.close_all()
-
-        with ThreadPoolExecutor(max_workers=self.params.clerks) as pool:
-            for result in pool.map(work, list(enumerate(items))):
-                del result
+        The threads last the whole run, and so do their database sessions: a session per visitor
+        would cost PostgreSQL a process started and ended each time."""
+        for result in self.pool.map(lambda pair: act(pair[1], pair[0]), list(enumerate(items))):
+            del result
 
     # What the checks and faults ask of the run.
     @property
