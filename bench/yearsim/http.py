@@ -123,9 +123,19 @@ class Client:
         if answer.status_code != 302:
             raise Breach(f"{username} could not log in: {answer.status_code}")
 
-    def form(self, kind: str, path: str, data: dict, *, page: str | None = None) -> requests.Response:
-        """Post a form as its page would: read the page for its one-time token when it has one."""
-        shown = self.page(f"{kind} (page)", page or path)
+    def form(
+        self,
+        kind: str,
+        path: str,
+        data: dict,
+        *,
+        page: str | None = None,
+        shown: requests.Response | None = None,
+    ) -> requests.Response:
+        """Post a form as its page would: read the page for its one-time token when it has one (the
+        page already on the screen, `shown`, when the person has it open)."""
+        if shown is None or shown.status_code != 200:
+            shown = self.page(f"{kind} (page)", page or path)
         once = ONCE.search(shown.text) if shown.status_code == 200 else None
         fields = {"csrfmiddlewaretoken": self.session.cookies.get("csrftoken"), **data}
         fields.setdefault("once", once.group(1) if once else str(uuid.uuid4()))

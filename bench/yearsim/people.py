@@ -159,18 +159,23 @@ def at_home(run, family: Client, member_id: int, day: datetime.date, rng: random
     """A family at home: its account, a search, a hold on a game that is out, a renewal, its calendar."""
     account = family.page("compte", "/compte/")
     run.expect(account, 200, "compte")
+    # The account page stays on the screen: its first form is sent from it, the next ones from the
+    # page each answer leads back to.
+    on_screen = [account]
+
+    def send(kind: str, path: str, data: dict):
+        return family.form(kind, path, data, page="/compte/", shown=on_screen.pop() if on_screen else None)
+
     word = rng.choice(run.words)
     run.expect(family.request("recherche (API)", "GET", f"/api/games/?q={word}&ages=8"), 200, "recherche")
     run.expect(family.request("page /jeux/", "GET", f"/jeux/?q={word}"), 200, "page /jeux/")
     if rng.random() < 0.5 and (game := run.game_all_out(rng)):
-        answer = family.form("réservation", f"/compte/reserver/{game}/", {}, page="/compte/")
+        answer = send("réservation", f"/compte/reserver/{game}/", {})
         run.expect(answer, 302, "réservation")
         run.count("holds asked")
     for hold in run.waiting_holds(member_id):
         if rng.random() < 0.08:
-            answer = family.form(
-                "réservation annulée", f"/compte/reservations/{hold}/annuler/", {}, page="/compte/"
-            )
+            answer = send("réservation annulée", f"/compte/reservations/{hold}/annuler/", {})
             run.expect(answer, 302, "réservation annulée")
             run.count("holds cancelled")
     for loan in run.open_loans(member_id, None):
@@ -179,14 +184,12 @@ def at_home(run, family: Client, member_id: int, day: datetime.date, rng: random
             and day <= loan["due_on"] <= day + datetime.timedelta(days=4)
             and rng.random() < 0.3
         ):
-            answer = family.form(
-                "prolongation (famille)", f"/compte/prets/{loan['id']}/prolonger/", {}, page="/compte/"
-            )
+            answer = send("prolongation (famille)", f"/compte/prets/{loan['id']}/prolonger/", {})
             run.expect(answer, 302, "prolongation (famille)")
             run.count("renewals asked by families")
     token = run.calendar_token(member_id)
     if not token:
-        answer = family.form("calendrier créé", "/compte/calendrier/", {"action": "renew"}, page="/compte/")
+        answer = send("calendrier créé", "/compte/calendrier/", {"action": "renew"})
         run.expect(answer, 302, "calendrier créé")
     elif rng.random() < 0.3:
         run.expect(

@@ -18,6 +18,13 @@ from contextlib import contextmanager
 from pathlib import Path
 
 TICKS = os.sysconf("SC_CLK_TCK")
+# The phases of the run (bench/yearsim/run.py); the year's end is apart from the days.
+DAILY_RUN = "daily run (and its faults)"
+AT_HOME = "families at home"
+OPENINGS = "openings (clerks, till)"
+CHECKS = "daily checks"
+YEAR_END = "year end (daily run, checks, stocktake)"
+DAY_PHASES = (DAILY_RUN, AT_HOME, OPENINGS, CHECKS)
 
 
 def cpu_seconds(pid: int) -> float | None:
@@ -134,8 +141,19 @@ class Profile:
             total["wall"] += self.wall[name]
             total["cpu"] += sum(cpu.values())
             total["requests"] += self.requests[name]
+        day = {side: sum(self.cpu[name][side] for name in DAY_PHASES) for side in self.SIDES}
+        wall = sum(self.wall[name] for name in DAY_PHASES)
+        requests = sum(self.requests[name] for name in DAY_PHASES)
+        out.append(
+            f"a simulated day ({', '.join(DAY_PHASES)}): wall {1000 * wall / days:.0f} ms, CPU "
+            f"{1000 * sum(day.values()) / days:.0f} ms (run {1000 * day['run'] / days:.0f} + site "
+            f"{1000 * day['site'] / days:.0f} + db {1000 * day['db'] / days:.0f}), {requests / days:.0f} requests"
+        )
         out.append(
             f"all phases: wall {total['wall']:.1f} s, CPU {total['cpu']:.1f} s, {total['requests']:.0f} "
             f"requests; retries' waits on the real clock {self.recorder.slept if self.recorder else 0:.1f} s"
         )
         return out
+
+    def days_wall(self) -> float:
+        return sum(self.wall[name] for name in DAY_PHASES)

@@ -2,6 +2,8 @@
 
 import os
 
+from .profile import YEAR_END
+
 
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
@@ -41,9 +43,11 @@ def lines(run, timings: dict[str, float]) -> list[str]:
         f"{len(run.world.sites)} sites, {len(run.clerks)} clerks; load average before/after "
         f"{timings['load_before']:.2f}/{os.getloadavg()[0]:.2f}"
     )
+    days = run.profile.days_wall()
     out.append(
-        f"time: build {timings['build']:.1f} s, server {timings['server']:.1f} s, the days {timings['days']:.1f} s "
-        f"({1000 * timings['days'] / run.params.days:.0f} ms per simulated day), total {timings['total']:.1f} s"
+        f"time: build {timings['build']:.1f} s, server {timings['server']:.1f} s, the days {days:.1f} s "
+        f"({1000 * days / run.params.days:.0f} ms per simulated day), the year's end (stocktake) "
+        f"{run.profile.wall.get(YEAR_END, 0.0):.1f} s, total {timings['total']:.1f} s"
     )
     out.append("## The year's figures")
     out += figures()

@@ -15,7 +15,7 @@ from decimal import Decimal
 from . import clock, faults, invariants, people
 from .build import PASSWORD, WORDS, World, models
 from .http import Breach, Client, Recorder
-from .profile import Profile
+from .profile import AT_HOME, CHECKS, DAILY_RUN, OPENINGS, YEAR_END, Profile
 
 
 @dataclass
@@ -228,12 +228,12 @@ class Run:
             self.today = day
             began = time.perf_counter()
             self.play_day(day)
-            with self.profile.phase("daily checks"):
+            with self.profile.phase(CHECKS):
                 self.checks.daily(day)
             # Progress, on stderr (the report is stdout): a long run shows where it is.
             print(f"{day}: {time.perf_counter() - began:.1f} s", file=sys.stderr, flush=True)
         self.today = self.world.start + datetime.timedelta(days=self.params.days)
-        with self.profile.phase("year end (daily run, checks, stocktake)"):
+        with self.profile.phase(YEAR_END):
             self.at(self.today, "07:00")
             self.daily_run(self.today)
             self.checks.year_end(self.today)
@@ -249,10 +249,10 @@ class Run:
         from opening.schedule import site_calendars
 
         self.at(day, "07:00")
-        with self.profile.phase("daily run (and its faults)"):
+        with self.profile.phase(DAILY_RUN):
             self.faults.morning(day)
         self.at(day, "09:00")
-        with self.profile.phase("families at home"):
+        with self.profile.phase(AT_HOME):
             self.families_at_home(day)
         calendars = site_calendars(self.world.sites, from_day=day)
         openings = sorted(
@@ -266,7 +266,7 @@ class Run:
                 day,
                 (datetime.datetime.combine(day, opens_at) + datetime.timedelta(minutes=15)).strftime("%H:%M"),
             )
-            with self.profile.phase("openings (clerks, till)"):
+            with self.profile.phase(OPENINGS):
                 self.opening(day, site)
         self.at(day, "20:00")
 
