@@ -64,7 +64,18 @@ def main() -> int:
     parser.add_argument("--families", type=int, default=400)
     parser.add_argument("--clerks", type=int, default=3, help="clerks at the desk at once (threads)")
     parser.add_argument("--workers", type=int, default=3, help="gunicorn workers")
-    parser.add_argument("--home-visits", type=int, help="families at home each day (default families / 50)")
+    parser.add_argument(
+        "--activity",
+        type=int,
+        help="visits as at a ludothèque of this many families: loans per opening 60 × N / 400, families at "
+        "home N / 50 a day (default --families; ×10 with --activity 400 keeps the desk's traffic)",
+    )
+    parser.add_argument("--home-visits", type=int, help="families at home each day (default activity / 50)")
+    parser.add_argument(
+        "--no-stocktake",
+        action="store_true",
+        help="no year-end stocktake (only to compare the days at ×10: it scans every copy)",
+    )
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--no-faults", action="store_true")
     parser.add_argument("--template", help="copy this (migrated, empty) database instead of migrating")
@@ -134,11 +145,14 @@ def main() -> int:
         site = Site(environment, args.workers)
         profile.site_pid = site.process.pid
     served = time.perf_counter()
+    activity = args.activity or args.families
     params = Params(
         days=args.days,
         clerks=args.clerks,
-        home_visits=args.home_visits if args.home_visits is not None else max(2, args.families // 50),
+        home_visits=args.home_visits if args.home_visits is not None else max(2, activity // 50),
         faults=not args.no_faults,
+        activity=activity,
+        stocktake=not args.no_stocktake,
     )
     run = Run(world, params, site.url, args.seed, mail, site, profile)
     run.server_environment = environment

@@ -75,7 +75,8 @@ class Checks:
     def year_end(self, day: datetime.date) -> None:
         self.daily(day)
         self.statistics(day)
-        self.stocktake(day)
+        if self.run.params.stocktake:
+            self.stocktake(day)
 
     def no_server_error(self) -> None:
         if self.run.recorder.server_errors:

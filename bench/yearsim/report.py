@@ -76,4 +76,6 @@ def lines(run, timings: dict[str, float]) -> list[str]:
     out += [f"{name}: {count}" for name, count in sorted(run.checks.counts.items())]
     if run.stocktakes:
         out.append(f"stocktake per site: {run.stocktakes}")
+    elif not run.params.stocktake:
+        out.append("stocktake: not run (--no-stocktake)")
     return out

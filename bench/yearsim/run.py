@@ -22,7 +22,8 @@ from .profile import AT_HOME, CHECKS, DAILY_RUN, OPENINGS, YEAR_END, Profile
 class Params:
     days: int = 365
     clerks: int = 3
-    loans_per_opening: float = 60.0  # at 400 families; scaled with the families
+    loans_per_opening: float = 60.0  # at 400 families; scaled with `activity`
+    activity: int | None = None  # the visits of a ludothèque of this many families (None: the families built)
     late: float = 0.10
     incomplete: float = 0.03
     lost: float = 0.002
@@ -30,6 +31,7 @@ class Params:
     quota: int = 5
     home_visits: int = 8  # families at home each day
     faults: bool = True
+    stocktake: bool = True
 
 
 class Run:
@@ -341,7 +343,7 @@ class Run:
             if family["home"] == site
             and not (family["lapses"] and day > self.world.start + datetime.timedelta(days=120))
         ]
-        scale = len(self.world.families) / 400
+        scale = (self.params.activity or len(self.world.families)) / 400
         wanted = int(self.params.loans_per_opening * scale / 2)
         for member in rng.sample(home, min(len(home), max(0, wanted - len(coming)))):
             coming.add(member)
