@@ -17,8 +17,9 @@ from django.utils.translation import gettext_lazy as _
 from catalogue.models import Copy, Location
 from loans.models import Hold, Loan
 
-# Statuses of the copies that should be on a shelf: one in repair may be at a volunteer's, a lost
-# or withdrawn one is not looked for (found again, it is "unexpected").
+# Statuses of the copies that should be on a shelf: one in repair may be at a volunteer's (never
+# « missing »: the report lists it apart), a lost or withdrawn one is not looked for (found again, it is
+# "unexpected").
 EXPECTED_STATUSES = [Copy.Status.ON_SHELF, Copy.Status.INCOMPLETE, Copy.Status.NOT_FOR_LOAN]
 
 
@@ -115,8 +116,18 @@ class Stocktake(models.Model):
         return self.scanned_copies().filter(on_loan())
 
     def unexpected_copies(self) -> models.QuerySet:
-        """Scanned although their status says they are lost, withdrawn or in repair."""
-        return self.scanned_copies().exclude(status__in=EXPECTED_STATUSES).exclude(on_loan())
+        """Scanned although their status says they are lost or withdrawn."""
+        return (
+            self.scanned_copies()
+            .exclude(status__in=[*EXPECTED_STATUSES, Copy.Status.IN_REPAIR])
+            .exclude(on_loan())
+        )
+
+    def in_repair_copies(self) -> models.QuerySet:
+        """The copies of the site counted that are in repair, scanned or not: neither missing nor
+        unexpected, listed apart (a scanned one may be repaired: « Réparé, remettre en rayon »)."""
+        copies = Copy.objects.filter(status=Copy.Status.IN_REPAIR)
+        return copies.filter(location=self.location_id) if self.location_id else copies
 
     def unknown_barcodes(self) -> list[str]:
         return list(
@@ -134,6 +145,7 @@ class Scan(models.Model):
         FOUND = "found", _("En place")
         MISPLACED = "misplaced", _("Rangé sur un autre site")
         ON_LOAN = "on_loan", _("Enregistré en prêt")
+        IN_REPAIR = "in_repair", _("Enregistré en réparation")
         UNEXPECTED = "unexpected", _("Statut inattendu")
         UNKNOWN = "unknown", _("Code-barres inconnu")
 
@@ -169,6 +181,8 @@ class Scan(models.Model):
             return Scan.Outcome.ON_LOAN
         if self.stocktake.location_id and self.copy.location_id != self.stocktake.location_id:
             return Scan.Outcome.MISPLACED
+        if self.copy.status == Copy.Status.IN_REPAIR:
+            return Scan.Outcome.IN_REPAIR
         if self.copy.status not in EXPECTED_STATUSES:
             return Scan.Outcome.UNEXPECTED
         return Scan.Outcome.FOUND

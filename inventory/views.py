@@ -54,6 +54,10 @@ def _scan_message(scan: Scan, outcome: Scan.Outcome, repeated: bool) -> tuple[in
         Scan.Outcome.ON_LOAN: _(
             "« %(game)s » (%(barcode)s) est encore enregistré en prêt : passez-le au retour."
         ),
+        Scan.Outcome.IN_REPAIR: _(
+            "« %(game)s » (%(barcode)s) est enregistré en réparation : rangez-le à part, ou remettez-le "
+            "en rayon depuis la file des réparations s'il est réparé."
+        ),
         Scan.Outcome.UNEXPECTED: _("« %(game)s » (%(barcode)s) a le statut « %(status)s »."),
     }[outcome] % (values | {"status": scan.copy.get_status_display()})
     if repeated:
@@ -70,6 +74,7 @@ def _report(stocktake: Stocktake) -> dict:
         "misplaced": stocktake.misplaced_copies().select_related(*related).order_by("barcode"),
         "on_loan": stocktake.on_loan_copies().select_related(*related).order_by("barcode"),
         "unexpected": stocktake.unexpected_copies().select_related(*related).order_by("barcode"),
+        "in_repair": stocktake.in_repair_copies().select_related(*related).order_by("barcode"),
         "unknown": stocktake.unknown_barcodes(),
     }
     report["unexpected_count"] = len(report["unexpected"]) + len(report["unknown"])

@@ -97,6 +97,7 @@ class Kind(models.TextChoices):
     MISSING_PIECE = "missing_piece", _("Pièce manquante")
     LOST_GAME = "lost_game", _("Jeu perdu")
     OTHER = "other", _("Autre frais")
+    REPAIR = "repair", _("Réparation")
     # Money received from or given back to the family.
     PAYMENT = "payment", _("Paiement")
     REFUND = "refund", _("Remboursement")
@@ -104,10 +105,20 @@ class Kind(models.TextChoices):
     DEPOSIT_RECEIVED = "deposit_received", _("Caution reçue")
     DEPOSIT_RETURNED = "deposit_returned", _("Caution rendue")
     DEPOSIT_CASHED = "deposit_cashed", _("Caution encaissée")
+    # The ludothèque's own money spent (a repair it pays for): no family, in none of the sums below.
+    EXPENSE = "expense", _("Dépense de la ludothèque")
 
     @classmethod
     def charges(cls) -> list[str]:
-        return [cls.MEMBERSHIP, cls.LOAN_FEE, cls.LATE_FEE, cls.MISSING_PIECE, cls.LOST_GAME, cls.OTHER]
+        return [
+            cls.MEMBERSHIP,
+            cls.LOAN_FEE,
+            cls.LATE_FEE,
+            cls.MISSING_PIECE,
+            cls.LOST_GAME,
+            cls.OTHER,
+            cls.REPAIR,
+        ]
 
     @classmethod
     def with_method(cls) -> list[str]:
@@ -247,10 +258,16 @@ class EntryQuerySet(AppendOnlyQuerySet):
 
 
 class Entry(AppendOnlyModel):
-    """One line of a family's ledger: a charge, money received or given back, or a deposit's step."""
+    """One line of a family's ledger: a charge, money received or given back, or a deposit's step; or
+    one of the ludothèque's own expenses (no family: it changes no family's balance, nor the till)."""
 
     member = models.ForeignKey(
-        "members.Member", on_delete=models.PROTECT, related_name="ledger_entries", verbose_name=_("famille")
+        "members.Member",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="ledger_entries",
+        verbose_name=_("famille"),
     )
     kind = models.CharField(_("nature"), max_length=20, choices=Kind)
     # Positive, except in a reversal (the opposite of the amount it reverses).
@@ -337,7 +354,15 @@ class Entry(AppendOnlyModel):
                 ),
             ),
             models.CheckConstraint(
-                condition=Q(kind__in=Kind.charges(), method="")
+                condition=Q(member__isnull=True, kind=Kind.EXPENSE)
+                | Q(member__isnull=False) & ~Q(kind=Kind.EXPENSE),
+                name="ledger_entry_member_unless_expense",
+                violation_error_message=_(
+                    "Une écriture concerne une famille, sauf une dépense de la ludothèque."
+                ),
+            ),
+            models.CheckConstraint(
+                condition=Q(kind__in=[*Kind.charges(), Kind.EXPENSE], method="")
                 | Q(kind__in=Kind.with_method(), method__in=Method.values),
                 name="ledger_entry_method_iff_money",
                 violation_error_message=_(
@@ -396,6 +421,8 @@ class Entry(AppendOnlyModel):
         return f"{self.pk} · {self.get_kind_display()} {self.amount} €"
 
     def get_absolute_url(self) -> str:
+        if self.member_id is None:  # an expense: the ludothèque's books
+            return reverse("ledger:reports")
         return reverse("ledger:family", kwargs={"pk": self.member_id}) + f"#entry-{self.pk}"
 
     @property

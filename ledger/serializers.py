@@ -17,7 +17,8 @@ BACKDATING_DAYS = 366
 
 
 class EntrySerializer(serializers.ModelSerializer):
-    member_name = serializers.CharField(source="member.name", read_only=True)
+    # None for an expense of the ludothèque (kind `expense`): no family.
+    member_name = serializers.CharField(source="member.name", read_only=True, allow_null=True, default=None)
     site_name = serializers.CharField(source="site.name", read_only=True)
     clerk = serializers.CharField(source="clerk.get_username", read_only=True)
     receipt = serializers.CharField(read_only=True, help_text="2026-0042, or empty")

@@ -199,7 +199,7 @@ def entry_reverse(request: HttpRequest, pk: int) -> HttpResponse:
                 _("Écriture annulée : %(kind)s de %(amount)s.")
                 % {"kind": entry.get_kind_display(), "amount": euros(entry.amount)},
             )
-            return redirect("ledger:family", pk=entry.member_id)
+            return redirect(entry)  # a family's ledger, or the books for the ludothèque's expense
     status = 400 if form.is_bound else 200
     return render(request, "ledger/entry_reverse.html", {"entry": entry, "form": form}, status=status)
 

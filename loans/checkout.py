@@ -37,6 +37,7 @@ from .desk import (
 )
 from .models import Hold, Loan
 from .playable import copy_playability
+from .registry import status_detail
 
 
 @transaction.atomic
@@ -120,6 +121,15 @@ def _check_copy_lendable(copy: Copy, lend_incomplete: bool) -> None:
             playable=playability_summary(playable),
         )
     if not copy.status_allows_lending and not (playable is not None and playable.playable):
+        if (detail := status_detail(copy)) is not None:
+            _refuse(
+                _("« %(game)s » (%(barcode)s) ne peut pas être prêté : il est %(detail)s."),
+                code="copy_not_lendable",
+                on="copy",
+                game=copy.game.title,
+                barcode=copy.barcode,
+                detail=detail,
+            )
         _refuse(
             _("« %(game)s » (%(barcode)s) ne peut pas être prêté : son statut est « %(status)s »."),
             code="copy_not_lendable",

@@ -2,6 +2,7 @@
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -20,6 +21,7 @@ from .forms import (
     copy_for_barcode,
 )
 from .models import Hold, Loan
+from .registry import return_forms
 from .services import short_date
 from .views import _announce_hold
 from .waiting import waiting_warning
@@ -70,27 +72,35 @@ def loan_return(request: HttpRequest, pk: int) -> HttpResponse:
             },
         )
         return redirect("loans:return-scan")
-    form = ReturnForm(request.POST if request.method == "POST" else None, loan=loan)
-    if form.is_valid():
+    data = request.POST if request.method == "POST" else None
+    form = ReturnForm(data, loan=loan)
+    # What other apps add under the pieces check (« Envoyer en réparation »: loans/registry.py).
+    extras = [form_class(data, loan=loan) for form_class in return_forms()]
+    if form.is_valid() & all([extra.is_valid() for extra in extras]):
         try:
-            result = services.loan_return(
-                loan=loan,
-                staff=request.user,
-                missing=form.missing(),
-                recovered=form.recovered(),
-                playable_anyway=form.cleaned_data["playable_anyway"],
-                waive_late_fee=form.cleaned_data.get("waive_late_fee", False),
-                waive_missing_pieces=form.cleaned_data.get("waive_missing_pieces", False),
-            )
+            with transaction.atomic():
+                result = services.loan_return(
+                    loan=loan,
+                    staff=request.user,
+                    missing=form.missing(),
+                    recovered=form.recovered(),
+                    playable_anyway=form.cleaned_data["playable_anyway"],
+                    waive_late_fee=form.cleaned_data.get("waive_late_fee", False),
+                    waive_missing_pieces=form.cleaned_data.get("waive_missing_pieces", False),
+                    keep_back=any(extra.keeps_copy() for extra in extras),
+                )
+                said = [extra.apply(result=result, staff=request.user) for extra in extras]
         except ValidationError as error:
             add_refusal(form, error, {})
         else:
             _announce_return(request, result)
+            for text in filter(None, said):
+                messages.warning(request, text)
             return redirect("loans:return-scan")
     status = 400 if form.is_bound else 200
     # The family first in the queue for this game, named whether the copy comes back complete or not.
     waiting = Hold.objects.waiting().filter(game=loan.copy.game).select_related("member").order_by("position")
-    context = {"loan": loan, "form": form, "waiting": waiting.first()}
+    context = {"loan": loan, "form": form, "extras": extras, "waiting": waiting.first()}
     return render(request, "loans/loan_return.html", context, status=status)
 
 
@@ -111,12 +121,19 @@ def _announce_return(request: HttpRequest, result: services.ReturnResult) -> Non
     _announce_money(request, result)
     _announce_hold(request, result.hold)
     if result.waiting is not None:
-        messages.warning(
-            request,
-            _(
+        if result.kept_back:
+            text = _(
+                "%(family)s (carte %(card)s) attend « %(game)s » : cet exemplaire n'est pas mis de côté "
+                "car il ne retourne pas en rayon ; la famille reste première de la file."
+            )
+        else:
+            text = _(
                 "%(family)s (carte %(card)s) attend « %(game)s » : cet exemplaire n'est pas mis de côté "
                 "car il est incomplet ; la famille reste première de la file."
             )
+        messages.warning(
+            request,
+            text
             % {
                 "family": result.waiting.member.name,
                 "card": result.waiting.member.card_barcode,

@@ -47,6 +47,8 @@ class ReturnResult:
     # The fees of this return (late fee, missing pieces), waived ones included, and the credits back.
     charges: list[Entry] = field(default_factory=list)
     credits: list[Entry] = field(default_factory=list)
+    # The clerk kept the copy back from the shelves (sent to repair, loans/registry.py): no hold served.
+    kept_back: bool = False
 
 
 @dataclass
@@ -146,6 +148,7 @@ def loan_return(
     playable_anyway: bool = False,
     waive_late_fee: bool = False,
     waive_missing_pieces: bool = False,
+    keep_back: bool = False,
 ) -> ReturnResult:
     """Take a copy back after its pieces were checked.
 
@@ -153,7 +156,8 @@ def loan_return(
     missing that came back in the box. Missing pieces make the copy incomplete unless the librarian
     finds it `playable_anyway`. A copy that can go out again is set aside for the first waiting hold.
     The membership type's late fee and missing pieces' prices are charged, or recorded as waived when
-    the clerk waives them; pieces that came back are credited back.
+    the clerk waives them; pieces that came back are credited back. A copy the clerk `keep_back`s (another
+    app takes it in the same transaction: a repair) is set aside for nobody; the first family waiting is named.
     """
     loan = _LOCKED_LOAN.get(loan.pk)
     if not loan.is_open:
@@ -198,7 +202,7 @@ def loan_return(
 
     copy_set_completeness(copy, complete=not pieces_missing or playable_anyway)
     copy_playable_store(copy)  # the table sizes an incomplete copy still allows, for the search
-    if copy.status_allows_lending:
+    if copy.status_allows_lending and not keep_back:
         # The game row is locked: when no hold takes the copy, no family is waiting for the game.
         hold, waiting = _hold_serve_next(copy=copy, now=now), None
     else:
@@ -207,7 +211,13 @@ def loan_return(
             Hold.objects.waiting().filter(game=game).select_related("member").order_by("position").first()
         )
     return ReturnResult(
-        loan=loan, hold=hold, waiting=waiting, missing=new_pieces, charges=charges, credits=credits
+        loan=loan,
+        hold=hold,
+        waiting=waiting,
+        missing=new_pieces,
+        charges=charges,
+        credits=credits,
+        kept_back=keep_back,
     )
 
 

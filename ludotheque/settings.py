@@ -256,6 +256,7 @@ INSTALLED_APPS = [
     "events",
     "notices",
     "inventory",
+    "repairs",
     "onsite",
     "privacy",
     "once",
@@ -307,8 +308,7 @@ TEMPLATES = [
         },
     },
 ]
-# Widgets render through TEMPLATES (the rules forms' own widgets), labels per ludotheque/forms.py.
-FORM_RENDERER = "ludotheque.forms.FormRenderer"
+FORM_RENDERER = "ludotheque.forms.FormRenderer"  # widgets via TEMPLATES, labels per ludotheque/forms.py
 
 DATABASES = {
     "default": database_from_url(

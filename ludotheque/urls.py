@@ -15,6 +15,7 @@ from ledger import api as ledger_api
 from loans import api as loans_api
 from ludotheque.login import LoginView, LogoutView
 from members.passwords import PasswordResetView
+from repairs import api as repairs_api
 from rules import api as rules_api
 from rules import board_api as rules_board_api
 
@@ -31,6 +32,7 @@ router.register("ledger", ledger_api.EntryViewSet, basename="ledger-entry")
 router.register("events", events_api.EventViewSet, basename="event")
 router.register("event-bookings", events_api.BookingViewSet, basename="event-booking")
 router.register("rules", rules_api.RulesViewSet, basename="rules")
+router.register("repairs", repairs_api.RepairViewSet, basename="repair")
 
 urlpatterns = [
     # The API first: an address is matched against the patterns in order, and the desk's scanners and
@@ -73,6 +75,7 @@ urlpatterns = [
     path("", include("events.urls")),
     path("", include("notices.urls")),
     path("", include("inventory.urls")),
+    path("", include("repairs.urls")),
     path("", include("onsite.urls")),
     path("", include("privacy.urls")),
     path("", include("ludobus.urls")),

@@ -28,7 +28,7 @@ PLACES = {
 # cashed deposits down (the ledger's rule, written again here in SQL).
 OWED_SQL = """
     SELECT member_id, SUM(CASE
-        WHEN kind IN ('membership', 'loan_fee', 'late_fee', 'missing_piece', 'lost_game', 'other')
+        WHEN kind IN ('membership', 'loan_fee', 'late_fee', 'missing_piece', 'lost_game', 'other', 'repair')
             THEN CASE WHEN waived THEN 0 ELSE amount END
         WHEN kind = 'refund' THEN amount
         WHEN kind IN ('payment', 'deposit_cashed') THEN -amount

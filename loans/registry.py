@@ -1,0 +1,42 @@
+"""What the apps built on the loans app add to its desk, registered from their `AppConfig.ready()`: the
+loans app imports none of them (docs/development.md, "Working on the code").
+
+- **Return forms**: a form shown on a return's page under the pieces check (the repairs app's
+  « Envoyer en réparation »). Its class is built with the loan being returned (`Form(data, loan=…)`),
+  renders itself (its `template_name`) and says whether it keeps the copy back from the shelves
+  (`keeps_copy()`: no family's hold is served with it); once the return is written, its `apply(result=…,
+  staff=…)` acts in the same transaction (a refusal it raises undoes the return) and answers the
+  message the desk shows, or None.
+- **Status details**: why a copy whose status keeps it in cannot be lent, in the reader's language
+  (« en réparation depuis le 3 déc. : pion cassé »), or None; the checkout's refusal says it.
+"""
+
+from collections.abc import Callable
+
+from catalogue.models import Copy
+
+_return_forms: list[type] = []
+_status_details: list[Callable[[Copy], str | None]] = []
+
+
+def register_return_form(form_class: type) -> None:
+    if form_class not in _return_forms:
+        _return_forms.append(form_class)
+
+
+def return_forms() -> list[type]:
+    """The registered return forms' classes, in the order they registered."""
+    return list(_return_forms)
+
+
+def register_status_detail(detail: Callable[[Copy], str | None]) -> None:
+    if detail not in _status_details:
+        _status_details.append(detail)
+
+
+def status_detail(copy: Copy) -> str | None:
+    """What the first registered detail says of this copy's status, or None."""
+    for detail in _status_details:
+        if (text := detail(copy)) is not None:
+            return text
+    return None
