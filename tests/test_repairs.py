@@ -282,6 +282,14 @@ def test_the_copy_page_sends_it_to_repair_by_hand_and_keeps_its_history(desk, co
     assert "Dé commandé chez l'éditeur" in text_of(desk.get(reverse("repairs:queue")))
 
 
+def test_a_copy_scanned_at_the_desk_says_it_is_in_repair_or_offers_to_send_it(desk, copy, staff_user):
+    page = text_of(desk.get(reverse("loans:desk"), {"code": "90468"}))
+    assert "Envoyer en réparation, ou voir ses réparations" in page
+    services.repair_open(copy=copy, reason="Plateau déchiré", staff=staff_user)
+    page = text_of(desk.get(reverse("loans:desk"), {"code": "90468"}))
+    assert "En réparation depuis le" in page and ": Plateau déchiré. Ouvrir la réparation" in page
+
+
 def test_the_repair_pages_are_for_staff_and_answer_the_right_methods(
     client, desk, outsider, copy, staff_user
 ):
