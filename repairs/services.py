@@ -106,17 +106,22 @@ def repair_open(
     reason = reason.strip()
     if not reason:
         _refuse(_("Dites ce qui est à réparer."), code="reason_required", on="reason")
-    if copy.status == Copy.Status.IN_REPAIR:
-        since = Repair.objects.open().filter(copy=copy).values_list("opened_at", flat=True).first()
+    status_before = copy.status
+    since = Repair.objects.open().filter(copy=copy).values_list("opened_at", flat=True).first()
+    if copy.status == Copy.Status.IN_REPAIR and since is None:
+        # Marked in repair without a record (an import, the admin): the record starts now, and the
+        # copy goes back to the shelf when it is repaired.
+        status_before = Copy.Status.ON_SHELF
+    elif copy.status == Copy.Status.IN_REPAIR:
         _refuse(
             _("« %(game)s » (%(barcode)s) est déjà en réparation depuis le %(date)s."),
             code="already_in_repair",
             on="copy",
             game=copy.game.title,
             barcode=copy.barcode,
-            date=loans.short_date(timezone.localdate(since or timezone.now())),
+            date=loans.short_date(timezone.localdate(since)),
         )
-    if copy.status not in REPAIRABLE:
+    elif copy.status not in REPAIRABLE:
         _refuse(
             _("« %(game)s » (%(barcode)s) n'est plus dans les collections : son statut est « %(status)s »."),
             code="not_in_circulation",
@@ -136,7 +141,7 @@ def repair_open(
         copy=copy,
         reason=reason,
         loan=loan,
-        status_before=copy.status,
+        status_before=status_before,
         opened_by=staff,
         charged_to=Repair.ChargedTo.FAMILY if charge_family else Repair.ChargedTo.LUDOTHEQUE,
     )

@@ -50,6 +50,11 @@ def queue(request: HttpRequest) -> HttpResponse:
     context = {
         "form": form,
         "repairs": Repair.objects.open().for_display().order_by("opened_at", "pk"),
+        # Marked in repair without a record (a spreadsheet import, the admin): their page records why.
+        "unrecorded": Copy.objects.filter(status=Copy.Status.IN_REPAIR)
+        .exclude(pk__in=Repair.objects.open().values("copy"))
+        .select_related("game", "location")
+        .order_by("barcode"),
         "closed": closed.get_page(request.GET.get("page")),
     }
     return render(request, "repairs/queue.html", context, status=400 if form.is_bound else 200)

@@ -83,6 +83,19 @@ def test_a_copy_in_repair_cannot_be_sent_twice_nor_one_on_loan_or_lost(copy, qua
     assert Repair.objects.count() == 1
 
 
+def test_a_copy_marked_in_repair_without_a_record_gets_one_and_then_goes_back_on_the_shelf(
+    desk, quarto, staff_user
+):
+    copy = make_copy(quarto, "90409", status=Copy.Status.IN_REPAIR)  # as a spreadsheet import leaves it
+    page = text_of(desk.get(reverse("repairs:queue")))
+    assert "Marqués « en réparation » sans raison notée" in page and "Quarto (90409)" in page
+    repair = services.repair_open(copy=copy, reason="Coins décollés", staff=staff_user)
+    assert repair.status_before == Copy.Status.ON_SHELF
+    services.repair_close(repair=repair, staff=staff_user)
+    copy.refresh_from_db()
+    assert copy.status == Copy.Status.ON_SHELF
+
+
 def test_a_copy_set_aside_for_a_hold_is_not_sent_to_repair(copy, quarto, tartempion, staff_user):
     loans.hold_create(game=quarto, member=tartempion, staff=staff_user)  # sets the copy aside
     refused("set_aside", services.repair_open, copy=copy, reason="Pion cassé", staff=staff_user)
