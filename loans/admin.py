@@ -1,4 +1,4 @@
-"""Admin for loans, holds and missing pieces: read-only history.
+"""Admin for loans, holds, date bookings and missing pieces: read-only history.
 
 Lending, returning and holds go through the desk (loans/services.py), which enforces the rules;
 the admin shows their history and never deletes it.
@@ -8,7 +8,7 @@ from django.contrib import admin
 
 from ludotheque.access import ReadOnlyHistoryMixin
 
-from .models import Hold, Loan, MissingPiece
+from .models import DateBooking, Hold, Loan, MissingPiece
 
 
 class MissingPieceInline(ReadOnlyHistoryMixin, admin.TabularInline):
@@ -43,3 +43,14 @@ class MissingPieceAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
     list_filter = ["recovered_at"]
     search_fields = ["copy__barcode", "copy__game__title", "component__label"]
     list_select_related = ["copy__game", "component"]
+
+
+@admin.register(DateBooking)
+class DateBookingAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
+    """Booked, cancelled and handed out at the desk (/comptoir/reservations-a-date/), which checks the dates."""
+
+    list_display = ["copy", "member", "starts_on", "ends_on", "status", "by_title", "note", "created_at"]
+    list_filter = ["status", "by_title", "starts_on"]
+    search_fields = ["copy__barcode", "copy__game__title", "member__name", "member__card_barcode", "note"]
+    list_select_related = ["copy__game", "member"]
+    date_hierarchy = "starts_on"
