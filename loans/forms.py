@@ -191,7 +191,7 @@ class _DateInput(forms.DateInput):
 class DateBookingDatesForm(forms.Form):
     """The days of a date booking, both included: a family's form on its page."""
 
-    starts_on = forms.DateField(label=_("Du"), widget=_DateInput())
+    starts_on = forms.DateField(label=_("Du (jour du retrait)"), widget=_DateInput())
     ends_on = forms.DateField(label=_("Au (jour du retour)"), widget=_DateInput())
 
 
