@@ -29,7 +29,6 @@ from .checkout import loan_create
 from .desk import (
     _check_membership,
     _lock_copy,
-    _lock_game,
     _lock_game_and_copy,
     _lock_member,
     _refuse,
@@ -240,7 +239,7 @@ def booking_create(
         copy = _lock_game_and_copy(copy.pk)
         game = copy.game
     else:
-        _lock_game(game.pk)
+        game = Game.objects.select_for_update().get(pk=game.pk)  # read again, under its lock
     if not game.date_bookable:
         _refuse(
             _("« %(game)s » ne se réserve pas à date : réservez-le dans la file d'attente."),

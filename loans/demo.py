@@ -1,5 +1,5 @@
-"""Demo data of the loan desk: current and late loans, holds, an incomplete copy, and the fees of the
-yearly membership with a late return that charged one.
+"""Demo data of the loan desk: current and late loans, holds, an incomplete copy, a giant game booked
+for dates (booking_demo.py), and the fees of the yearly membership with a late return that charged one.
 
 Runs after the catalogue's and the families' demos (load_demo loads apps in INSTALLED_APPS order) and
 uses their copies by barcode and families by card. Safe to run again: a family that already has loans
@@ -18,7 +18,7 @@ from ledger.models import Entry
 from members.demo import DEMO_PASSWORD, FAMILY_USERNAME, STAFF_USERNAME
 from members.models import Member, MembershipType
 
-from . import services
+from . import booking_demo, services
 from .models import Hold, Loan, MissingPiece
 
 # The yearly membership charges late returns, missing pieces and lost games; the 3-month one nothing.
@@ -95,6 +95,7 @@ def load(*, stdout) -> None:
         except ValidationError as refusal:
             stdout.write(f"  {member.name}: demo loans skipped ({' '.join(refusal.messages)})")
 
+    booking_demo.load(stdout=stdout, staff=staff)
     services.popularity_count(today=today)  # the daily run's count, for the sort by popularity
     _money(staff=staff, stdout=stdout)
     stdout.write(f"  {Loan.objects.open().count()} open loans ({Loan.objects.overdue().count()} late).")

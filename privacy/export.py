@@ -82,6 +82,14 @@ def member_data(member: Member) -> dict:
             _row(hold, ["created_at", "status", "ready_until", "closed_at"], game=hold.game.title)
             for hold in member.holds.select_related("game").order_by("created_at", "pk")
         ],
+        "date_bookings": [
+            _row(
+                booking,
+                ["created_at", "starts_on", "ends_on", "status", "note", "cancelled_at"],
+                game=booking.copy.game.title,
+            )
+            for booking in member.date_bookings.select_related("copy__game").order_by("starts_on", "pk")
+        ],
         "notices": [
             _row(notice, ["created_at", "channel", "status", "recipient", "subject", "body_text", "sent_at"])
             for notice in member.notices.order_by("created_at", "pk")

@@ -22,8 +22,8 @@ from django.utils.translation import ngettext_lazy
 from events.models import Booking
 from ledger.models import Entry
 from ledger.services import euros
-from loans.models import Hold, Loan
-from loans.services import hold_cancel
+from loans.models import DateBooking, Hold, Loan
+from loans.services import booking_cancel, hold_cancel
 from members.models import Member
 from notices.models import Notice, NoticeItem
 
@@ -91,6 +91,10 @@ def history_anonymise(*, today: datetime.date) -> str:
         membership_items=Q(about_date__lt=cutoff.date()),
         notices=Q(created_at__lt=cutoff),
     )
+    # Date bookings over before the cutoff and no longer active: who booked, and what for, is forgotten.
+    DateBooking.objects.filter(ends_on__lt=cutoff.date()).exclude(status=DateBooking.Status.BOOKED).exclude(
+        member__isnull=True, note=""
+    ).update(member=None, note="")
     # Bookings of events over before the cutoff: who booked is forgotten, the counts stay for the figures.
     bookings = (
         Booking.objects.filter(event__ends_at__lt=cutoff)
@@ -104,7 +108,16 @@ def history_anonymise(*, today: datetime.date) -> str:
 
 
 # The relations this module handles by name; the ledger's stay with the emptied family row.
-KNOWN_RELATIONS = {"loans", "holds", "notices", "notice_items", "ledger_entries", "memberships", "household"}
+KNOWN_RELATIONS = {
+    "loans",
+    "holds",
+    "date_bookings",
+    "notices",
+    "notice_items",
+    "ledger_entries",
+    "memberships",
+    "household",
+}
 
 
 def _cut_other_links(member: Member) -> None:
@@ -124,7 +137,7 @@ def member_erase(*, member: Member, staff: AbstractBaseUser) -> Member:
     """Erase a family that leaves: its history anonymised, its personal data gone, its account closed.
 
     Refused while it has a game at home, owes money, or has a deposit held (give it back first). Its
-    active holds are cancelled (a copy set aside passes to the next family). The family's row stays,
+    active holds and date bookings are cancelled (a copy set aside passes to the next family). The family's row stays,
     emptied, for the ledger's entries, which the accounts must keep.
     """
     member = Member.objects.select_for_update(of=("self",)).get(pk=member.pk)
@@ -161,6 +174,9 @@ def member_erase(*, member: Member, staff: AbstractBaseUser) -> Member:
         )
     for hold in member.holds.active():
         hold_cancel(hold=hold)
+    for booking in member.date_bookings.active():
+        booking_cancel(booking=booking)
+    DateBooking.objects.filter(member=member).update(member=None, note="")
     _anonymise(
         loans=Loan.objects.filter(member=member),
         holds=Hold.objects.filter(member=member),

@@ -326,3 +326,17 @@ def test_a_booking_is_not_handed_out_before_its_first_day(giant, family, staff_u
         services.booking_hand_out(booking=booking, staff=staff_user)
     assert refused.value.code == "not_today"
     assert not Loan.objects.exists()
+
+
+def test_erasing_a_family_cancels_its_bookings_and_forgets_who_booked(giant, family, staff_user):
+    from privacy.services import member_erase
+
+    booking = book(
+        family, day(3), day(4), staff_user, copy=make_copy(giant, "G001"), note="Anniversaire de Léa"
+    )
+
+    member_erase(member=family, staff=staff_user)
+
+    booking.refresh_from_db()
+    assert booking.status == DateBooking.Status.CANCELLED
+    assert (booking.member, booking.note) == (None, "")

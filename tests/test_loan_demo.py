@@ -80,3 +80,12 @@ def test_the_demo_family_account_reads_its_loans(client, demo):
     html = client.get(reverse("loans:account")).content.decode()
     assert "Alex Tartempion" in html and "7 Wonders" in html
     assert client.get(reverse("loans:desk")).status_code == 403
+
+
+def test_the_demo_books_its_giant_game_for_dates(demo):
+    from loans.models import DateBooking
+
+    bookings = list(DateBooking.objects.active().select_related("copy__game", "member"))
+    assert {booking.member.card_barcode for booking in bookings} == {"M0001", "M0002"}
+    assert all(booking.copy.game.date_bookable for booking in bookings)
+    assert "Puissance 4 géant booked for Alex Tartempion" in demo
