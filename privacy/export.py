@@ -37,6 +37,12 @@ def _row(obj: Model, fields: list[str], **more) -> dict:
     return row | more
 
 
+def _date_bookings(member: Member) -> list[dict]:
+    fields = ["created_at", "starts_on", "ends_on", "status", "note", "cancelled_at"]
+    bookings = member.date_bookings.select_related("copy__game").order_by("starts_on", "pk")
+    return [_row(booking, fields, game=booking.copy.game.title) for booking in bookings]
+
+
 def member_data(member: Member) -> dict:
     """Everything the site keeps about one family, by relation."""
     user = member.user
@@ -82,14 +88,7 @@ def member_data(member: Member) -> dict:
             _row(hold, ["created_at", "status", "ready_until", "closed_at"], game=hold.game.title)
             for hold in member.holds.select_related("game").order_by("created_at", "pk")
         ],
-        "date_bookings": [
-            _row(
-                booking,
-                ["created_at", "starts_on", "ends_on", "status", "note", "cancelled_at"],
-                game=booking.copy.game.title,
-            )
-            for booking in member.date_bookings.select_related("copy__game").order_by("starts_on", "pk")
-        ],
+        "date_bookings": _date_bookings(member),
         "notices": [
             _row(notice, ["created_at", "channel", "status", "recipient", "subject", "body_text", "sent_at"])
             for notice in member.notices.order_by("created_at", "pk")
