@@ -24,6 +24,7 @@ from .desk import (
     _LOCKED_LOAN,
     _charge,
     _copy_is_free,
+    _elsewhere,
     _hold_serve_next,
     _lock_game_and_copy,
     _refuse,
@@ -202,7 +203,9 @@ def loan_return(
 
     copy_set_completeness(copy, complete=not pieces_missing or playable_anyway)
     copy_playable_store(copy)  # the table sizes an incomplete copy still allows, for the search
-    if copy.status_allows_lending and not keep_back:
+    # A copy another app keeps off the shelves (a kit's: « réservé à sa malle ») is set aside for nobody.
+    kept = keep_back or (copy.status_allows_lending and _elsewhere(copy) is not None)
+    if copy.status_allows_lending and not kept:
         # The game row is locked: when no hold takes the copy, no family is waiting for the game.
         hold, waiting = _hold_serve_next(copy=copy, now=now), None
     else:
@@ -217,7 +220,7 @@ def loan_return(
         missing=new_pieces,
         charges=charges,
         credits=credits,
-        kept_back=keep_back,
+        kept_back=kept,
     )
 
 

@@ -261,6 +261,7 @@ INSTALLED_APPS = [
     "privacy",
     "once",
     "ludobus",
+    "kits",
     "report",
 ]
 
@@ -289,7 +290,6 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "ludotheque.urls"
 WSGI_APPLICATION = "ludotheque.wsgi.application"
-
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",

@@ -11,6 +11,7 @@ from rest_framework.routers import DefaultRouter
 
 from catalogue import views as catalogue_views
 from events import api as events_api
+from kits import api as kits_api
 from ledger import api as ledger_api
 from loans import api as loans_api
 from loans import booking_api
@@ -33,6 +34,7 @@ router.register("date-bookings", booking_api.DateBookingViewSet, basename="date-
 router.register("ledger", ledger_api.EntryViewSet, basename="ledger-entry")
 router.register("events", events_api.EventViewSet, basename="event")
 router.register("event-bookings", events_api.BookingViewSet, basename="event-booking")
+router.register("kits", kits_api.KitViewSet, basename="kit")
 router.register("rules", rules_api.RulesViewSet, basename="rules")
 router.register("repairs", repairs_api.RepairViewSet, basename="repair")
 
@@ -81,6 +83,7 @@ urlpatterns = [
     path("", include("onsite.urls")),
     path("", include("privacy.urls")),
     path("", include("ludobus.urls")),
+    path("", include("kits.urls")),
     path("", include("report.urls")),
     # Uploaded documents, served by runserver in DEBUG only (static() is empty otherwise).
     *static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT),

@@ -18,6 +18,7 @@ from .models import HouseholdMember, Member, MembershipType
 class MembershipTypeAdmin(LibrarianAccessMixin, admin.ModelAdmin):
     list_display = [
         "name",
+        "kind",
         "duration_days",
         "price",
         "public",
@@ -28,7 +29,7 @@ class MembershipTypeAdmin(LibrarianAccessMixin, admin.ModelAdmin):
     # Amounts typed the French way (« 0,20 ») as well as with a dot.
     formfield_overrides = {models.DecimalField: {"form_class": PlainDecimalField, "localize": True}}
     fieldsets = [
-        (None, {"fields": ["name", "duration_days", "price", "public"]}),
+        (None, {"fields": ["name", "kind", "duration_days", "price", "public"]}),
         (_("Prêts"), {"fields": ["loan_quota", "loan_period_days", "renewals_allowed", "late_loans"]}),
         (
             _("Frais (tous facultatifs)"),
@@ -67,6 +68,7 @@ class HouseholdMemberInline(LibrarianAccessMixin, admin.TabularInline):
 class MemberAdmin(LibrarianAccessMixin, admin.ModelAdmin):
     list_display = [
         "name",
+        "contact_name",
         "card_barcode",
         "membership_type",
         "membership_expiry",
@@ -74,13 +76,20 @@ class MemberAdmin(LibrarianAccessMixin, admin.ModelAdmin):
         "email",
         "language",
     ]
-    list_filter = ["membership_type", "membership_expiry", "language"]
-    search_fields = ["name", "card_barcode", "email", "phone", "household__first_name"]
+    list_filter = ["membership_type__kind", "membership_type", "membership_expiry", "language"]
+    search_fields = ["name", "contact_name", "card_barcode", "email", "phone", "household__first_name"]
     list_select_related = ["membership_type"]
     raw_id_fields = ["user"]
     inlines = [HouseholdMemberInline]
     fieldsets = [
         (None, {"fields": ["card_barcode", "name", "email", "phone", "address", "language"]}),
+        (
+            _("Collectivité : personne de contact"),
+            {
+                "description": _("Pour une école, une crèche, une maison de repos : qui emprunte et répond."),
+                "fields": ["contact_name", "contact_phone", "contact_email"],
+            },
+        ),
         (_("Adhésion"), {"fields": ["membership_type", "membership_start", "membership_expiry"]}),
         (_("Compte en ligne et notes"), {"fields": ["user", "notes", "erased_at"]}),
     ]

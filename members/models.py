@@ -13,6 +13,7 @@ import secrets
 from decimal import Decimal
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
@@ -24,7 +25,16 @@ CALENDAR_TOKEN_BYTES = 32
 
 
 class MembershipType(models.Model):
-    """A kind of membership: what it costs, how long it lasts, and what a family may borrow."""
+    """A kind of membership: what it costs, how long it lasts, and what a family may borrow.
+
+    A group (« collectivité »: a school class, a crèche, a retirement home) is a member like a family,
+    with a membership type of its own kind: its quota, loan period and fees are that type's, and it
+    names a contact person (the teacher, the educator) on its member record.
+    """
+
+    class Kind(models.TextChoices):
+        FAMILY = "family", _("famille")
+        GROUP = "group", _("collectivité")
 
     class LateLoans(models.TextChoices):
         """What the desk does when a family with a game past its due date borrows another."""
@@ -33,6 +43,16 @@ class MembershipType(models.Model):
         REFUSE = "refuse", _("refuser tout nouveau prêt tant que le jeu en retard n'est pas rendu")
 
     name = models.CharField(_("nom"), max_length=80, unique=True)
+    kind = models.CharField(
+        _("pour"),
+        max_length=10,
+        choices=Kind,
+        default=Kind.FAMILY,
+        help_text=_(
+            "Une collectivité (école, crèche, maison de repos) emprunte avec une personne de contact, "
+            "souvent des malles et pour plus longtemps."
+        ),
+    )
     duration_days = models.PositiveSmallIntegerField(
         _("durée (jours)"), default=365, help_text=_("365 pour une adhésion d'un an.")
     )
@@ -204,6 +224,10 @@ class MembershipType(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def is_group(self) -> bool:
+        return self.kind == self.Kind.GROUP
+
     def late_fee(self, days_late: int) -> Decimal:
         """The late fee of a loan returned `days_late` days late: so much a day, up to the cap."""
         fee = self.late_fee_per_day * max(0, days_late)
@@ -262,6 +286,15 @@ class Member(models.Model):
         verbose_name=_("identifiant du site"),
         help_text=_("Permet à la famille de consulter ses prêts sur /compte/."),
     )
+    # A group's contact person (the teacher of the class, the educator): empty for a family.
+    contact_name = models.CharField(
+        _("personne de contact"),
+        max_length=160,
+        blank=True,
+        help_text=_("Pour une collectivité : l'enseignant ou l'éducateur responsable (« Mme Durand »)."),
+    )
+    contact_phone = models.CharField(_("téléphone du contact"), max_length=40, blank=True)
+    contact_email = models.EmailField(_("e-mail du contact"), blank=True)
     notes = models.TextField(_("notes"), blank=True)
     created_at = models.DateTimeField(_("inscrite le"), auto_now_add=True)
     # The secret of the family's calendar feed (/compte/calendrier/<token>.ics); empty: no feed.
@@ -297,10 +330,30 @@ class Member(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.name} ({self.card_barcode})"
+        return f"{self.borrower_label} ({self.card_barcode})"
 
     def get_absolute_url(self) -> str:
         return reverse("loans:member-detail", kwargs={"pk": self.pk})
+
+    @property
+    def borrower_label(self) -> str:
+        """How the desk and the lists name the borrower: a group with its contact person
+        (« École Jules Ferry — CE1, contact Mme Durand »), a family by its responsible adult."""
+        if self.contact_name:
+            return str(_("%(name)s, contact %(contact)s") % {"name": self.name, "contact": self.contact_name})
+        return self.name
+
+    def clean(self) -> None:
+        super().clean()
+        if self.membership_type_id and self.membership_type.is_group and not self.contact_name.strip():
+            raise ValidationError(
+                {
+                    "contact_name": _(
+                        "Une collectivité a une personne de contact : l'enseignant, l'éducateur…"
+                    )
+                },
+                code="group_without_contact",
+            )
 
     def membership_is_valid(self, on: datetime.date | None = None) -> bool:
         on = on or timezone.localdate()

@@ -1,0 +1,16 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class KitsConfig(AppConfig):
+    name = "kits"
+    verbose_name = _("Malles")
+
+    def ready(self) -> None:
+        from catalogue import registry
+
+        from .models import reserved_for_kit, reserved_for_kit_label
+
+        # A copy in a kit stays in its kit: not available alone, never set aside for a hold, refused
+        # by the desk when scanned alone (catalogue/registry.py, « Elsewhere »).
+        registry.register_elsewhere(reserved_for_kit, reserved_for_kit_label)
