@@ -153,12 +153,11 @@ def loan_return(
 ) -> ReturnResult:
     """Take a copy back after its pieces were checked.
 
-    `missing` lists the pieces found missing now (component, how many); `recovered` the pieces known
-    missing that came back in the box. Missing pieces make the copy incomplete unless the librarian
-    finds it `playable_anyway`. A copy that can go out again is set aside for the first waiting hold.
-    The membership type's late fee and missing pieces' prices are charged, or recorded as waived when
-    the clerk waives them; pieces that came back are credited back. A copy the clerk `keep_back`s (another
-    app takes it in the same transaction: a repair) is set aside for nobody; the first family waiting is named.
+    `missing` lists the pieces found missing now (component, how many); `recovered` those known missing
+    that came back. Missing pieces make the copy incomplete unless the librarian finds it `playable_anyway`.
+    A copy that can go out again is set aside for the first waiting hold, unless the clerk `keep_back`s it
+    (another app takes it in the same transaction: a repair) or another app keeps it (a kit's copy). The
+    membership type's fees are charged, or recorded as waived; pieces that came back are credited back.
     """
     loan = _LOCKED_LOAN.get(loan.pk)
     if not loan.is_open:
@@ -203,7 +202,6 @@ def loan_return(
 
     copy_set_completeness(copy, complete=not pieces_missing or playable_anyway)
     copy_playable_store(copy)  # the table sizes an incomplete copy still allows, for the search
-    # A copy another app keeps off the shelves (a kit's: « réservé à sa malle ») is set aside for nobody.
     kept = keep_back or (copy.status_allows_lending and _elsewhere(copy) is not None)
     if copy.status_allows_lending and not kept:
         # The game row is locked: when no hold takes the copy, no family is waiting for the game.
