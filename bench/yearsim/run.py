@@ -194,19 +194,24 @@ class Run:
         )
 
     def pick_from_shelf(self, site: int, count: int, rng: random.Random) -> list[str]:
+        """Copies on a site's shelf, the popular titles (the first ones) reached for most. The shelf is
+        counted, then only the chosen places on it are read (not every barcode: 15,000 at ×10)."""
+        from django.db.models import F, Window
+        from django.db.models.functions import RowNumber
+
         from catalogue.models import Copy
 
-        shelf = list(
-            Copy.objects.filter(location=site)
-            .available()
-            .order_by("game_id", "pk")
-            .values_list("barcode", flat=True)
+        shelf = Copy.objects.filter(location=site).available()
+        size = shelf.order_by().count()
+        places = set()
+        while size and len(places) < min(count, size):
+            places.add(int(size * rng.random() ** 2))
+        if not places:
+            return []
+        placed = shelf.order_by().annotate(place=Window(RowNumber(), order_by=[F("game_id"), F("pk")]))
+        return sorted(
+            placed.filter(place__in=[place + 1 for place in places]).values_list("barcode", flat=True)
         )
-        chosen = set()
-        while shelf and len(chosen) < min(count, len(shelf)):
-            # The popular titles (the first ones) are reached for most.
-            chosen.add(shelf[int(len(shelf) * rng.random() ** 2)])
-        return sorted(chosen)
 
     def game_all_out(self, rng: random.Random) -> int | None:
         from catalogue.models import Copy
