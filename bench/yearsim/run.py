@@ -63,6 +63,7 @@ class Run:
         self.refusals: dict[str, int] = defaultdict(int)
         self.words = WORDS
         self.lost_copies: list[int] = []
+        self.shelves: dict[int, list[tuple[int, int]]] = {}  # site -> its copies (game, id), popular first
         self.reasons: dict[str, str] = {}
         self.seen_entries: set[int] = set()
         self.stocktakes: dict[int, dict] = {}
@@ -194,24 +195,35 @@ class Run:
         )
 
     def pick_from_shelf(self, site: int, count: int, rng: random.Random) -> list[str]:
-        """Copies on a site's shelf, the popular titles (the first ones) reached for most. The shelf is
-        counted, then only the chosen places on it are read (not every barcode: 15,000 at ×10)."""
-        from django.db.models import F, Window
-        from django.db.models.functions import RowNumber
-
+        """Copies a family takes from a site's shelf: it reaches for one (the popular titles, the first
+        ones, most), takes it if it is there, else reaches again. Only the copies reached for are read,
+        never the whole shelf (15,000 copies a site at ×10): the run's cost stays that of a visit."""
         from catalogue.models import Copy
 
-        shelf = Copy.objects.filter(location=site).available()
-        size = shelf.order_by().count()
-        places = set()
-        while size and len(places) < min(count, size):
-            places.add(int(size * rng.random() ** 2))
-        if not places:
-            return []
-        placed = shelf.order_by().annotate(place=Window(RowNumber(), order_by=[F("game_id"), F("pk")]))
-        return sorted(
-            placed.filter(place__in=[place + 1 for place in places]).values_list("barcode", flat=True)
-        )
+        if site not in self.shelves:
+            self.shelves[site] = sorted(
+                (row["game"], copy) for copy, row in self.world.copies.items() if row["site"] == site
+            )
+        shelf = [copy for _game, copy in self.shelves[site]]
+        chosen: list[int] = []
+        tried: set[int] = set()
+        for _reach in range(10):
+            wanted = count - len(chosen)
+            reach: set[int] = set()
+            while len(reach) < min(2 * wanted, len(shelf) - len(tried)):
+                copy = shelf[int(len(shelf) * rng.random() ** 2)]
+                if copy not in tried:
+                    reach.add(copy)
+            if not reach:
+                break
+            tried |= reach
+            there = set(
+                Copy.objects.filter(pk__in=reach, location=site).available().values_list("pk", flat=True)
+            )
+            chosen += [copy for copy in sorted(reach) if copy in there][:wanted]
+            if len(chosen) >= count:
+                break
+        return sorted(self.world.copies[copy]["barcode"] for copy in chosen)
 
     def game_all_out(self, rng: random.Random) -> int | None:
         from catalogue.models import Copy
