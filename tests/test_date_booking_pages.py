@@ -146,3 +146,19 @@ def test_a_family_cannot_cancel_another_familys_booking(client, giant, staff_use
     client.force_login(family.user)
     assert client.post(f"/compte/reservations-a-date/{booking.pk}/annuler/").status_code == 404
     assert client.get(f"/compte/reservations-a-date/{booking.pk}/annuler/").status_code == 405
+
+
+def test_the_familys_calendar_feed_has_its_booking_on_its_first_day(client, giant, staff_user):
+    from icalendar import Calendar
+
+    family = make_member("M0001", "Alex Tartempion")
+    booking = services.booking_create(
+        member=family, game=giant, starts_on=day(3), ends_on=day(5), user=staff_user
+    )
+    token = family.calendar_token_renew()
+
+    (event,) = Calendar.from_ical(client.get(f"/compte/calendrier/{token}.ics").content).walk("VEVENT")
+
+    assert str(event["UID"]) == f"date-booking-{booking.pk}@127.0.0.1"
+    assert event.decoded("DTSTART") == day(3)
+    assert str(event["SUMMARY"]).startswith("Retirer Puissance 4 géant à la ludothèque (réservé jusqu'au")
