@@ -379,7 +379,7 @@ class DateBooking(models.Model):
         related_name="date_booking",
         verbose_name=_("prêt"),
     )
-    cancelled_at = models.DateTimeField(_("annulée le"), null=True, blank=True)
+    cancelled_at = models.DateTimeField(_("date d'annulation"), null=True, blank=True)
 
     objects = DateBookingQuerySet.as_manager()
 
