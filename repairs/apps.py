@@ -16,3 +16,9 @@ class RepairsConfig(AppConfig):
 
         registry.register_return_form(ReturnRepairForm)
         registry.register_status_detail(open_repair_detail)
+
+        from report import registry as report
+
+        from . import report as figures
+
+        report.register_section("reparations", figures.section, order=85)

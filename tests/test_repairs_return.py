@@ -199,3 +199,22 @@ def test_a_copy_in_repair_is_not_missing_and_is_listed_apart(desk, copy, quarto,
     desk.post(reverse("inventory:stocktake-mark-lost", args=[stocktake.pk]))
     assert Copy.objects.get(barcode="90468").status == Copy.Status.IN_REPAIR
     assert Loan.objects.count() == 0
+
+
+# The annual report.
+
+
+def test_the_annual_report_counts_repairs_sent_and_back_by_site(desk, copy, quarto, staff_user):
+    from django.utils import timezone
+
+    services.repair_close(
+        repair=services.repair_open(copy=copy, reason="Boîte", staff=staff_user), staff=staff_user
+    )
+    services.repair_open(copy=make_copy(quarto, "90408"), reason="Pion", staff=staff_user)
+    year = timezone.localdate().year
+    sections = desk.get(reverse("report:annual"), {"annee": year}).context["sections"]
+    table = next(
+        table for section in sections for table in section.tables if table.slug == "reparations-sites"
+    )
+    assert table.rows == [["Maison des Enfants", 2, 1]]
+    assert "Envoyés en réparation" in text_of(desk.get(reverse("report:annual"), {"annee": year}))
