@@ -14,3 +14,10 @@ class KitsConfig(AppConfig):
         # A copy in a kit stays in its kit: not available alone, never set aside for a hold, refused
         # by the desk when scanned alone (catalogue/registry.py, « Elsewhere »).
         registry.register_elsewhere(reserved_for_kit, reserved_for_kit_label)
+
+        from loans import registry as desk
+
+        from .views import desk_barcode_page
+
+        # A kit's barcode scanned in the desk's boxes opens the kit (to lend it) or its return.
+        desk.register_desk_barcode(desk_barcode_page)

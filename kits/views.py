@@ -2,12 +2,14 @@
 lending it to a group, taking it back with every copy's pieces check on one page, its label."""
 
 from types import SimpleNamespace
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.db.models import Count, Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -18,6 +20,7 @@ from loans.forms import ReturnForm
 from loans.models import Loan
 from ludotheque.access import staff_required
 from ludotheque.answers import add_refusal
+from members.models import Member
 from opening.schedule import weekday_date
 
 from . import services
@@ -71,7 +74,23 @@ def _detail(request: HttpRequest, kit: Kit, *, lend_form=None, copy_form=None, s
 @staff_required
 @require_GET
 def kit_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    return _detail(request, get_object_or_404(Kit.objects.select_related("site"), pk=pk))
+    """The kit's page; `?carte=` (a kit scanned on a group's page) fills in the borrower's card."""
+    kit = get_object_or_404(Kit.objects.select_related("site"), pk=pk)
+    card = request.GET.get("carte", "")[:40]
+    return _detail(request, kit, lend_form=KitLendForm(initial={"card": card}) if card else None)
+
+
+def desk_barcode_page(barcode: str, member: Member | None) -> str | None:
+    """For the desk's boxes (loans/registry.py): a kit scanned on a member's page opens it ready to lend
+    to that member; from the return box or the card box, its return when it is out, else its page."""
+    kit = Kit.objects.filter(barcode__iexact=barcode).first()
+    if kit is None:
+        return None
+    if member is not None:
+        return f"{kit.get_absolute_url()}?{urlencode({'carte': member.card_barcode})}"
+    if kit.loans.open().exists():
+        return reverse("kits:kit-return", kwargs={"pk": kit.pk})
+    return kit.get_absolute_url()
 
 
 @staff_required

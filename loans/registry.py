@@ -7,6 +7,9 @@ loans app imports none of them (docs/development.md, "Working on the code").
   (`keeps_copy()`: no family's hold is served with it); once the return is written, its `apply(result=…,
   staff=…)` acts in the same transaction (a refusal it raises undoes the return) and answers the
   message the desk shows, or None.
+- **Desk barcodes**: a barcode the desk's boxes know neither as a copy nor as a card (a kit's) opens
+  the page the app that knows it answers (`page(barcode, member)`, `member` the family or group whose
+  page it was scanned on, None from the return box or the card box), or None.
 - **Status details**: why a copy whose status keeps it in cannot be lent, in the reader's language
   (« en réparation depuis le 3 déc. : pion cassé »), or None; the checkout's refusal says it.
 """
@@ -14,9 +17,11 @@ loans app imports none of them (docs/development.md, "Working on the code").
 from collections.abc import Callable
 
 from catalogue.models import Copy
+from members.models import Member
 
 _return_forms: list[type] = []
 _status_details: list[Callable[[Copy], str | None]] = []
+_desk_barcodes: list[Callable[[str, Member | None], str | None]] = []
 
 
 def register_return_form(form_class: type) -> None:
@@ -39,4 +44,20 @@ def status_detail(copy: Copy) -> str | None:
     for detail in _status_details:
         if (text := detail(copy)) is not None:
             return text
+    return None
+
+
+def register_desk_barcode(page: Callable[[str, Member | None], str | None]) -> None:
+    if page not in _desk_barcodes:
+        _desk_barcodes.append(page)
+
+
+def desk_barcode_page(barcode: str, member: Member | None = None) -> str | None:
+    """The page another app opens for a barcode the desk does not know (a kit's), or None."""
+    barcode = barcode.strip()
+    if not barcode or "\x00" in barcode:
+        return None
+    for page in _desk_barcodes:
+        if (url := page(barcode, member)) is not None:
+            return url
     return None

@@ -21,7 +21,7 @@ from .forms import (
     copy_for_barcode,
 )
 from .models import Hold, Loan
-from .registry import return_forms
+from .registry import desk_barcode_page, return_forms
 from .services import short_date
 from .views import _announce_hold
 from .waiting import waiting_warning
@@ -45,6 +45,8 @@ def return_scan(request: HttpRequest) -> HttpResponse:
             )
             if member is not None:
                 return redirect("loans:member-detail", pk=member.pk)
+            if page := desk_barcode_page(barcode):  # a kit's barcode: its return (loans/registry.py)
+                return redirect(page)
             error = unknown.messages[0]
         else:
             loan = copy.loans.open().first()

@@ -30,6 +30,7 @@ from .forms import (
     ScanForm,
 )
 from .models import Hold, Loan
+from .registry import desk_barcode_page
 
 
 def _announce_hold(request: HttpRequest, hold: Hold | None) -> None:
@@ -73,6 +74,8 @@ def desk(request: HttpRequest) -> HttpResponse:
                 return redirect("loans:loan-return", pk=loan.pk)
             context["copy"] = copy
             context["set_aside_for"] = Hold.objects.ready().filter(copy=copy).select_related("member").first()
+        elif page := desk_barcode_page(code):  # a kit's barcode: its page (loans/registry.py)
+            return redirect(page)
         else:
             context["families"] = Member.objects.matching(code).select_related("membership_type")[:50]
     context["counts"] = {
@@ -193,6 +196,8 @@ def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
             _warn_late(request, member)
             return redirect("loans:member-detail", pk=member.pk)
     elif form.has_error("barcode", "unknown_barcode"):
+        if page := desk_barcode_page(request.POST["barcode"], member):  # a kit, to lend to this family
+            return redirect(page)
         # Not a copy: the next family's card, scanned in the lend box, opens that family's page.
         other = Member.objects.filter(card_barcode__iexact=request.POST["barcode"].strip()).first()
         if other is not None:

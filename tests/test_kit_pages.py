@@ -204,3 +204,23 @@ def test_the_api_lists_kits_lends_and_takes_one_back(desk, staff_user):
     assert not Loan.objects.open().exists()
     response = post(desk, f"/api/kits/{kit.pk}/return/")
     assert response.status_code == 409
+
+
+def test_a_kit_scanned_in_the_desks_boxes_opens_it(desk, staff_user):
+    kit = make_kit()
+    school = make_group()
+    # On the group's page, in the lend box: the kit's page, the group's card filled in.
+    response = desk.post(f"/comptoir/familles/{school.pk}/", {"barcode": "K0001"})
+    assert response.status_code == 302 and response.url == f"/comptoir/malles/{kit.pk}/?carte=C0001"
+    page = desk.get(response.url).content.decode()
+    assert 'name="card" id="id_card"' in page and 'value="C0001"' in page
+    # In the card box: the kit's page; in the return box, nothing to return yet: its page too.
+    assert desk.get("/comptoir/", {"code": "K0001"}).url == f"/comptoir/malles/{kit.pk}/"
+    assert desk.get("/comptoir/retour/", {"barcode": "K0001"}).url == f"/comptoir/malles/{kit.pk}/"
+    services.kit_lend(kit=kit, member=school, staff=staff_user)
+    # Out: the return box (and the card box) open its return.
+    assert desk.get("/comptoir/retour/", {"barcode": "k0001"}).url == f"/comptoir/malles/{kit.pk}/retour/"
+    assert desk.get("/comptoir/", {"code": "K0001"}).url == f"/comptoir/malles/{kit.pk}/retour/"
+    # An unknown code is still unknown.
+    response = desk.get("/comptoir/retour/", {"barcode": "K9999"})
+    assert response.status_code == 400 and "Aucun exemplaire ne porte le code-barres" in text_of(response)
