@@ -9,7 +9,7 @@ loans), the till closed; faults on fixed days; a stocktake at the end. Stops at 
 (exit 1) and prints its report. See bench/README.md, « A year ».
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/ludo_bench_year .venv/bin/python bench/year.py
-    # the suite's month: --days 30 --titles 300 --copies 450 --families 60
+    # the suite's month: --days 30 --titles 60 --copies 90 --families 30 --home-visits 2 --clerks 2 --workers 2
 
 The database name must contain "bench": it is dropped and created again (or copied from --template).
 """
