@@ -27,8 +27,13 @@ if [ -z "${DATABASE_URL:-}" ]; then
     export DATABASE_URL="postgres://postgres:ludotheque@127.0.0.1:5432/ludotheque"
 fi
 
+# Python keeps the compiled modules (and pytest its rewritten test files) in __pycache__, ignored by git:
+# otherwise each worker, and each server or command a test starts, compiles them all again.
+unset PYTHONDONTWRITEBYTECODE
 status=0
-.venv/bin/python -m pytest -n "${TEST_WORKERS:-auto}" "$@" || status=$?
+# worksteal: each worker takes a share of the tests in their order (tests/conftest.py puts the longest
+# first) and an idle worker takes half of a busy one's remaining tests.
+.venv/bin/python -m pytest -n "${TEST_WORKERS:-auto}" --dist worksteal "$@" || status=$?
 # Say which database the suite ran on: on SQLite the tests marked `postgresql` were skipped.
 .venv/bin/python - <<'EOF'
 from ludotheque.settings import DATABASES

@@ -31,6 +31,28 @@ def pytest_configure(config):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+# The files whose tests take the longest, longest first. `scripts/test.sh` hands out the tests in
+# this order (`--dist worksteal`): one worker starts the month while the others share the rest, and no
+# worker is left alone with a long test at the end. A slower file added later only needs its line here.
+LONGEST_FIRST = [
+    "test_year_simulation.py",
+    "test_first_run.py",
+    "test_api_schema_fuzz.py",
+    "test_french_wording.py",
+    "test_family_search_browser.py",
+    "test_desk_accessibility_browser.py",
+    "test_statement_timeout.py",
+    "test_search_browser.py",
+    "test_loan_demo.py",
+    "test_money_in_cents.py",
+]
+
+
+def start_the_longest_first(items) -> None:
+    rank = {name: position for position, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: the rest keep their order
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item, call):
     """Where browsers are required, a browser test that was skipped (for any reason) fails instead."""
@@ -42,7 +64,8 @@ def pytest_runtest_makereport(item, call):
 
 
 def pytest_collection_modifyitems(config, items):
-    """Skip the tests marked `postgresql` on another database (a newcomer's SQLite), saying why."""
+    """The longest tests first; skip the tests marked `postgresql` on another database, saying why."""
+    start_the_longest_first(items)
     engine = settings.DATABASES["default"]["ENGINE"]
     if engine.endswith("postgresql"):
         return
