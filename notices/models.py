@@ -134,6 +134,7 @@ class NoticeItem(models.Model):
         EVENT_PROMOTED = "event_promoted", _("place libérée à une animation")
         EVENT_TOMORROW = "event_tomorrow", _("animation demain")
         EVENT_CANCELLED = "event_cancelled", _("animation annulée")
+        DATE_BOOKING_EVE = "date_booking_eve", _("réservation à date demain")
 
         @classmethod
         def of_events(cls) -> list[str]:
@@ -175,6 +176,14 @@ class NoticeItem(models.Model):
         related_name="notice_items",
         verbose_name=_("réservation d'animation"),
     )
+    date_booking = models.ForeignKey(
+        "loans.DateBooking",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="notice_items",
+        verbose_name=_("réservation à date"),
+    )
     # The date the item was about: the loan's due date, the hold's pick-up deadline, the membership's end.
     about_date = models.DateField(_("échéance"))
 
@@ -202,6 +211,12 @@ class NoticeItem(models.Model):
                 violation_error_message=_("Cette réservation d'animation a déjà reçu cet avis."),
             ),
             models.UniqueConstraint(
+                fields=["date_booking", "kind"],
+                condition=Q(date_booking__isnull=False),
+                name="notices_noticeitem_once_per_date_booking_kind",
+                violation_error_message=_("Cette réservation à date a déjà reçu cet avis."),
+            ),
+            models.UniqueConstraint(
                 fields=["member", "kind", "about_date"],
                 condition=Q(kind="membership_expiring"),
                 name="notices_noticeitem_once_per_membership_end",
@@ -213,19 +228,35 @@ class NoticeItem(models.Model):
                     loan__isnull=False,
                     hold__isnull=True,
                     booking__isnull=True,
+                    date_booking__isnull=True,
                 )
                 | Q(
                     kind__in=["hold_ready", "hold_expiring", "hold_no_copy"],
                     loan__isnull=True,
                     hold__isnull=False,
                     booking__isnull=True,
+                    date_booking__isnull=True,
                 )
-                | Q(kind="membership_expiring", loan__isnull=True, hold__isnull=True, booking__isnull=True)
+                | Q(
+                    kind="membership_expiring",
+                    loan__isnull=True,
+                    hold__isnull=True,
+                    booking__isnull=True,
+                    date_booking__isnull=True,
+                )
                 | Q(
                     kind__in=["event_booked", "event_promoted", "event_tomorrow", "event_cancelled"],
                     loan__isnull=True,
                     hold__isnull=True,
                     booking__isnull=False,
+                    date_booking__isnull=True,
+                )
+                | Q(
+                    kind="date_booking_eve",
+                    loan__isnull=True,
+                    hold__isnull=True,
+                    booking__isnull=True,
+                    date_booking__isnull=False,
                 ),
                 name="notices_noticeitem_subject_fits_kind",
                 violation_error_message=_(

@@ -23,10 +23,11 @@ from django.utils.translation import gettext as _
 
 from catalogue.models import Copy, Location
 from events.models import Booking
-from loans.models import Hold, Loan
+from loans.models import DateBooking, Hold, Loan
 from members.models import Member, MembershipType
 from opening.schedule import SiteCalendar, hours_text, site_calendars
 
+from .date_bookings import plan_date_bookings
 from .events import event_context, plan_events
 from .models import Notice, NoticeItem
 from .tasks import notice_send
@@ -54,6 +55,7 @@ class Planned:
     loan: Loan | None = None
     hold: Hold | None = None
     booking: Booking | None = None
+    date_booking: DateBooking | None = None
 
     @property
     def key(self) -> tuple:
@@ -63,6 +65,7 @@ class Planned:
             self.loan and self.loan.pk,
             self.hold and self.hold.pk,
             self.booking and self.booking.pk,
+            self.date_booking and self.date_booking.pk,
             self.about_date,
         )
 
@@ -72,6 +75,8 @@ class Planned:
             return self.loan.copy.location_id
         if self.hold is not None and self.hold.copy_id is not None:
             return self.hold.copy.location_id
+        if self.date_booking is not None:
+            return self.date_booking.copy.location_id
         return None
 
 
@@ -88,6 +93,7 @@ def notices_plan(*, today: datetime.date) -> dict[int, list[Planned]]:
     _plan_holds_without_copy(plan)
     _plan_memberships(plan, types, today)
     plan_events(plan, today, Planned)
+    plan_date_bookings(plan, today, Planned)
     return plan
 
 
@@ -196,10 +202,10 @@ def _not_told_yet(member: Member, items: list[Planned]) -> list[Planned]:
     """The planned items no notice has said yet, read again under the family's lock."""
     said = set()
     levels_said: dict[tuple, int] = {}
-    for kind, level, loan_id, hold_id, booking_id, about_date in NoticeItem.objects.filter(
+    for kind, level, loan_id, hold_id, booking_id, date_booking_id, about_date in NoticeItem.objects.filter(
         member=member, about_date__in={item.about_date for item in items}
-    ).values_list("kind", "level", "loan_id", "hold_id", "booking_id", "about_date"):
-        said.add((kind, level, loan_id, hold_id, booking_id, about_date))
+    ).values_list("kind", "level", "loan_id", "hold_id", "booking_id", "date_booking_id", "about_date"):
+        said.add((kind, level, loan_id, hold_id, booking_id, date_booking_id, about_date))
         if kind == Kind.OVERDUE:
             key = (loan_id, about_date)
             levels_said[key] = max(level, levels_said.get(key, 0))
@@ -239,6 +245,8 @@ def _subject(items: list[Planned]) -> str:
         text = _("Votre réservation à une animation")
     elif Kind.EVENT_TOMORROW in kinds:
         text = _("Votre animation, c'est demain")
+    elif Kind.DATE_BOOKING_EVE in kinds:
+        text = _("Votre jeu réservé vous attend demain")
     elif Kind.DUE_SOON in kinds:
         text = _("Jeux à rendre bientôt")
     else:
@@ -294,6 +302,7 @@ def notice_context(
         ],
         "account_url": settings.SITE_URL + reverse("loans:account"),
         **event_context(by_kind),
+        "date_bookings_tomorrow": by_kind[Kind.DATE_BOOKING_EVE],
     }
 
 
@@ -349,6 +358,7 @@ def notices_create_for_member(
                 loan=item.loan,
                 hold=item.hold,
                 booking=item.booking,
+                date_booking=item.date_booking,
                 about_date=item.about_date,
             )
             for item in channel_items
