@@ -16,7 +16,11 @@ from django.utils.translation import gettext_lazy as _
 from ludotheque.access import LibrarianAccessMixin, ReadOnlyHistoryMixin
 from ludotheque.money import PlainDecimalField
 
-from . import esar, registry
+from . import (
+    admin_kinds,  # noqa: F401 (registers the kinds of item)
+    esar,
+    registry,
+)
 from .admin_filters import (
     AgeFilter,
     AvailabilityFilter,
@@ -103,6 +107,7 @@ class CopyInline(LibrarianAccessMixin, admin.TabularInline):
     fields = [
         "cote",
         "barcode",
+        "kind",
         "section",
         "location",
         "status",
@@ -339,9 +344,9 @@ class CopyAdmin(LibrarianAccessMixin, admin.ModelAdmin):
     form = CopyForm
     # Prices typed the French way (« 29,90 ») as well as with a dot.
     formfield_overrides = {models.DecimalField: {"form_class": PlainDecimalField, "localize": True}}
-    list_display = ["barcode", "game", "cote", "section", "location", "status", "is_available"]
-    list_select_related = ["game", "section", "location"]
-    list_filter = ["status", "location", AvailabilityFilter, "section"]
+    list_display = ["barcode", "game", "cote", "kind", "section", "location", "status", "is_available"]
+    list_select_related = ["game", "kind", "section", "location"]
+    list_filter = ["status", "kind", "location", AvailabilityFilter, "section"]
     search_fields = ["barcode", "cote", "game__title"]
     search_help_text = _("Code-barres, cote ou titre.")
     autocomplete_fields = ["game", "section"]
@@ -351,6 +356,7 @@ class CopyAdmin(LibrarianAccessMixin, admin.ModelAdmin):
         "game",
         "barcode",
         "cote",
+        "kind",
         "section",
         "location",
         "status",

@@ -30,6 +30,7 @@ edition named); age maximum 99 follows the library's PMB habit for "and up".
 """
 
 import zlib
+from decimal import Decimal
 from io import BytesIO
 from pathlib import Path
 
@@ -38,7 +39,7 @@ from django.core.management.base import CommandError, OutputWrapper
 from django.core.management.color import no_style
 
 from .management.commands.import_pmb import write_pmb_import_report
-from .models import BarcodeSequence, Game, Location
+from .models import BarcodeSequence, Copy, Game, ItemKind, Location
 from .pmb import PmbAuthor, PmbCategory, PmbNotice, PmbPublisher
 from .services import game_import_from_pmb, games_import_from_pmb_files
 from .templatetags.games import make_thumbnails
@@ -131,6 +132,41 @@ def load(*, stdout: OutputWrapper) -> None:
     Location.objects.filter(name=DEMO_SITE["name"], address="").update(**DEMO_SITE)
     # New copies added in the admin without a barcode are numbered LUD000001, LUD000002…
     BarcodeSequence.objects.get_or_create(pk=1, defaults={"prefix": "LUD", "next_number": 1, "digits": 6})
+    _kinds(stdout)
+
+
+# The kinds of item and their loan rules (blank: the membership's; loans/loan_rules.py), and the demo
+# copies of each kind other than « Jeu », every seed copy's.
+DEMO_KINDS = {
+    "Jeu": {},
+    "Jouet": {},
+    "Grand jeu": {"loan_period_days": 7, "deposit": Decimal("20.00"), "loan_quota": 1},
+    "Jeu vidéo": {"loan_fee": Decimal("1.00")},
+}
+DEMO_KIND_COPIES = [
+    # (kind, game, barcode, cote, notes)
+    ("Grand jeu", "Quarto", "96001", "QUA-G", "Quarto géant en bois, pour l'extérieur (80 × 80 cm)."),
+    ("Jeu vidéo", "Les Aventuriers du Rail", "96002", "AVE-V", "Adaptation pour console de jeu."),
+]
+
+
+def _kinds(stdout: OutputWrapper) -> None:
+    for name, rules in DEMO_KINDS.items():
+        ItemKind.objects.get_or_create(name=name, defaults=rules)
+    location = Location.objects.filter(name=DEMO_SITE["name"]).first()
+    for kind, title, barcode, cote, notes in DEMO_KIND_COPIES:
+        game = Game.objects.filter(title=title).first()
+        if game is None or location is None or Copy.objects.filter(barcode=barcode).exists():
+            continue
+        Copy.objects.create(
+            game=game,
+            kind=ItemKind.objects.get(name=kind),
+            barcode=barcode,
+            cote=cote,
+            location=location,
+            notes=notes,
+        )
+        stdout.write(f"{title} : exemplaire {barcode} ({kind})")
 
 
 DEMO_SITE = {

@@ -8,7 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .labels import MAX_LABELS, PRESETS, SheetLayout
-from .models import Copy, Location
+from .models import Copy, ItemKind, Location, default_item_kind
 from .spreadsheet import MAX_BYTES, decode, read_sheet
 
 # The smallest label that still holds a title, a scannable barcode and a cote.
@@ -191,7 +191,16 @@ class SpreadsheetForm(forms.Form):
 
 
 class CopyForm(forms.ModelForm):
-    """A copy in the admin: withdrawn or lost without a date, it left the collection today (the annual report)."""
+    """A copy in the admin: withdrawn or lost without a date, it left the collection today (the annual report);
+    without a kind, the kind of new copies (« Jeu »)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if "kind" in self.fields:
+            self.fields["kind"].required = False
+
+    def clean_kind(self) -> ItemKind:
+        return self.cleaned_data.get("kind") or ItemKind.objects.get(pk=default_item_kind())
 
     def clean(self):
         cleaned = super().clean()

@@ -137,7 +137,7 @@ def _matching_games(notices: list[SheetNotice]) -> dict[int, Game | object]:
                 "tags",
                 "components",
                 "documents",
-                Prefetch("copies", Copy.objects.select_related("section", "location")),
+                Prefetch("copies", Copy.objects.select_related("section", "location", "kind")),
             )
         }
     return {index: AMBIGUOUS if pk is AMBIGUOUS else games[pk] for index, pk in wanted.items()}
@@ -193,6 +193,8 @@ def _copies_unchanged(game: Game, notice: SheetNotice) -> bool:
         if (row.acquired_on and row.acquired_on != copy.acquired_on) or (
             row.notes and row.notes != copy.notes
         ):
+            return False
+        if row.kind and row.kind.casefold() != copy.kind.name.casefold():
             return False
     return True
 

@@ -94,10 +94,25 @@ class CopySerializer(serializers.ModelSerializer):
     due_on = serializers.DateField(
         read_only=True, allow_null=True, help_text=_("En prêt : la date de retour prévue.")
     )
+    kind = serializers.CharField(
+        source="kind.name",
+        read_only=True,
+        help_text=_("Type d'objet (jeu, jouet, grand jeu…) : ses règles de prêt."),
+    )
 
     class Meta:
         model = Copy
-        fields = ["barcode", "cote", "section", "location", "status", "status_label", "available", "due_on"]
+        fields = [
+            "barcode",
+            "cote",
+            "section",
+            "location",
+            "status",
+            "status_label",
+            "available",
+            "due_on",
+            "kind",
+        ]
 
 
 class CopyWithGameSerializer(CopySerializer):

@@ -32,6 +32,7 @@ from .models import (
     Copy,
     Document,
     Game,
+    ItemKind,
     Language,
     Location,
     Publisher,
@@ -381,9 +382,16 @@ def _add_documents(game: Game, file_names: list[str], changes: list[str]) -> Non
 def _new_copy_fields(pmb_copy: PmbCopy) -> dict:
     """A new copy's status and notes: a spreadsheet's own columns, or what PMB's Disponibilité says."""
     if hasattr(pmb_copy, "status"):
-        return {"status": pmb_copy.status, "notes": pmb_copy.notes, "acquired_on": pmb_copy.acquired_on}
+        fields = {"status": pmb_copy.status, "notes": pmb_copy.notes, "acquired_on": pmb_copy.acquired_on}
+        return fields | ({"kind": _item_kind(pmb_copy.kind)} if pmb_copy.kind else {})
     notes = "" if pmb_copy.availability == "Disponible" else f"PMB : {pmb_copy.availability}"
     return {"status": PMB_STATUSES.get(pmb_copy.availability, Copy.Status.ON_SHELF), "notes": notes}
+
+
+def _item_kind(name: str) -> ItemKind:
+    """The kind of item a spreadsheet names, whatever its case; a new name is a new kind (without rules)."""
+    kind = ItemKind.objects.filter(name__iexact=name.strip()).first()
+    return kind or ItemKind.objects.create(name=_fitting(ItemKind, "name", name.strip(), _("Type d'objet")))
 
 
 def _set_copy(game: Game, pmb_copy: PmbCopy, changes: list[str]) -> None:
@@ -410,6 +418,8 @@ def _set_copy(game: Game, pmb_copy: PmbCopy, changes: list[str]) -> None:
     wanted |= {
         name: getattr(pmb_copy, name) for name in ("acquired_on", "notes") if getattr(pmb_copy, name, None)
     }
+    if getattr(pmb_copy, "kind", ""):
+        wanted["kind"] = _item_kind(pmb_copy.kind)
     differing = [name for name, value in wanted.items() if getattr(copy, name) != value]
     if differing:
         for name in differing:

@@ -60,6 +60,7 @@ COLUMNS = [
     ("section_libelle", "section label"),
     ("localisation", "location"),
     ("statut", "status"),
+    ("type_objet", "kind"),
     ("date_acquisition", "acquired_on"),
     ("notes", "notes"),
 ]
@@ -81,6 +82,7 @@ MAX_LENGTHS = {
     "section": 20,
     "section_libelle": 120,
     "localisation": 120,
+    "type_objet": 60,
 }
 MAX_ROWS = 10_000
 MAX_BYTES = 20 * 1024 * 1024
@@ -99,6 +101,8 @@ class SheetCopy(PmbCopy):
     status: str = Copy.Status.ON_SHELF
     acquired_on: datetime.date | None = None
     notes: str = ""
+    # The copy's kind of item by name (catalogue.ItemKind, made if new); empty: the default, or unchanged.
+    kind: str = ""
 
 
 @dataclass
@@ -424,4 +428,5 @@ def _copy(values: dict, *, line: int, statuses: dict, errors: list) -> SheetCopy
         status=status,
         acquired_on=acquired_on,
         notes=values.get("notes", ""),
+        kind=values.get("type_objet", ""),
     )

@@ -26,7 +26,9 @@ def exported_games() -> Iterator[Game]:
             "tags",
             Prefetch("components", Component.objects.order_by("position", "pk")),
             Prefetch("documents", Document.objects.order_by("position", "file_name")),
-            Prefetch("copies", Copy.objects.select_related("section", "location").order_by("barcode")),
+            Prefetch(
+                "copies", Copy.objects.select_related("section", "location", "kind").order_by("barcode")
+            ),
         )
         .order_by("title", "pk")
     )
@@ -73,6 +75,7 @@ def _copy_values(copy: Copy) -> dict:
         "section_libelle": copy.section.label if copy.section else "",
         "localisation": copy.location.name,
         "statut": copy.status,
+        "type_objet": copy.kind.name,
         "date_acquisition": copy.acquired_on.isoformat() if copy.acquired_on else "",
         "notes": copy.notes,
     }

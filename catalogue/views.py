@@ -340,7 +340,7 @@ class GameViewSet(viewsets.ReadOnlyModelViewSet):
 class CopyViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """A copy found by its barcode: where it is shelved and whether it can be borrowed now."""
 
-    queryset = Copy.objects.with_availability().select_related("game", "section", "location")
+    queryset = Copy.objects.with_availability().select_related("game", "section", "location", "kind")
     serializer_class = CopyWithGameSerializer
     lookup_field = "barcode"
     # No NUL byte: PostgreSQL text cannot hold one (the query would fail), and no barcode has one.

@@ -168,8 +168,9 @@ def _money(
     site: Location | int,
     note: str,
     at: datetime.datetime | None = None,
+    **about: Model | None,
 ) -> Entry:
-    """Record money changing hands (checked by the caller): how much, how, a cheque's number."""
+    """Record money changing hands (checked by the caller): how much, how, a cheque's number, about what."""
     return _record(
         site=site,
         at=at,
@@ -180,6 +181,7 @@ def _money(
         cheque_number=cheque_number.strip(),
         clerk=staff,
         note=note.strip(),
+        **about,
     )
 
 
@@ -322,11 +324,14 @@ def deposit_receive(
     site: Location | int,
     cheque_number: str = "",
     note: str = "",
+    loan: Model | None = None,  # a loan's deposit: its settlement names the loan too
+    copy: Model | None = None,
 ) -> Entry:
-    """Take a deposit (caution) from the family; it is held until returned or cashed, and gets a receipt."""
+    """Take a deposit (caution), for a loan or the account; held until returned or cashed, with a receipt."""
     _check_amount(amount)
     _check_method(method, cheque_number)
     return _money(
+        **{"loan": loan, "copy": copy},
         kind=Kind.DEPOSIT_RECEIVED,
         member=member,
         amount=amount,
@@ -355,6 +360,8 @@ def _deposit_settle(*, deposit: Entry, kind: str, staff: AbstractBaseUser, site,
         cheque_number=deposit.cheque_number,
         clerk=staff,
         deposit=deposit,
+        loan_id=deposit.loan_id,
+        copy_id=deposit.copy_id,
         note=note.strip(),
     )
 

@@ -59,7 +59,7 @@ def _suggestions(member: Member) -> list[Game]:
 @require_GET
 def account(request: HttpRequest) -> HttpResponse:
     member = _get_member_for_user(request.user)
-    loans = list(member.loans.open().select_related("copy__game").order_by("due_on", "pk"))
+    loans = list(member.loans.open().select_related("copy__game", "copy__kind").order_by("due_on", "pk"))
     explain_loans(loans, member, timezone.localdate())
     return render(
         request,

@@ -115,9 +115,17 @@ class LoanViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
                 member=serializer.validated_data["member"],
                 staff=request.user,
                 lend_incomplete=serializer.validated_data["lend_incomplete"],
+                deposit_method=serializer.validated_data["deposit_method"],
+                deposit_cheque_number=serializer.validated_data["deposit_cheque_number"],
             )
         except DjangoValidationError as error:
-            return refusal_response(error, {"copy": "barcode", "member": "member"})
+            fields = {
+                "copy": "barcode",
+                "member": "member",
+                "deposit_method": "deposit_method",
+                "method": "deposit_method",
+            }
+            return refusal_response(error, fields | {"cheque_number": "deposit_cheque_number"})
         return Response(LoanSerializer(loan).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=LoanReturnSerializer, responses={200: LoanSerializer})
@@ -143,6 +151,7 @@ class LoanViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         body["copy_status"] = result.loan.copy.status
         body["set_aside_for"] = HoldSerializer(result.hold).data if result.hold else None
         body["charges"] = ChargeSerializer(result.charges, many=True).data
+        body["deposits_returned"] = ChargeSerializer(result.deposits, many=True).data
         return Response(body)
 
     @extend_schema(request=LoanLostSerializer, responses={200: LoanSerializer})

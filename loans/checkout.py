@@ -35,6 +35,7 @@ from .desk import (
     _refuse,
     due_date,
 )
+from .loan_rules import check_deposit_method, check_kind_quota, copy_rule, deposit_take
 from .models import Hold, Loan
 from .playable import copy_playability
 from .registry import status_detail
@@ -42,12 +43,20 @@ from .registry import status_detail
 
 @transaction.atomic
 def loan_create(
-    *, copy: Copy, member: Member, staff: AbstractBaseUser, lend_incomplete: bool = False
+    *,
+    copy: Copy,
+    member: Member,
+    staff: AbstractBaseUser,
+    lend_incomplete: bool = False,
+    deposit_method: str = "",
+    deposit_cheque_number: str = "",
 ) -> Loan:
-    """Lend `copy` to `member`, due back after the membership type's loan period (on a day its site opens).
+    """Lend `copy` to `member`, due back after the loan period of its kind or else of the family's
+    membership (loans/loan_rules.py), on a day its site opens.
 
     An incomplete copy goes out only when the rules engine finds its remaining pieces still playable
-    and the clerk confirmed it (`lend_incomplete`).
+    and the clerk confirmed it (`lend_incomplete`). A copy whose kind asks a deposit goes out once the
+    clerk says how the family pays it (`deposit_method`, a cheque's number).
     """
     member = _lock_member(member)
     copy = _lock_game_and_copy(copy.pk)
@@ -65,17 +74,23 @@ def loan_create(
     _check_copy_lendable(copy, lend_incomplete)
     hold = _check_holds(copy, member)
     _check_quota(member, of_member)
+    rule = copy_rule(copy, member)
+    check_kind_quota(member, copy, rule)
+    check_deposit_method(rule, copy, deposit_method)
 
     loan = Loan.objects.create(
         copy=copy,
         member=member,
         lent_at=now,
         lent_by=staff,
-        due_on=due_date(copy=copy, start=today, days=member.membership_type.loan_period_days),
+        due_on=due_date(copy=copy, start=today, days=rule.period_days),
     )
     loan_fit_date_bookings(loan)
-    if member.membership_type.loan_fee:
-        _charge(loan, copy, staff, kind=Kind.LOAN_FEE, amount=member.membership_type.loan_fee)
+    if rule.fee:
+        _charge(loan, copy, staff, kind=Kind.LOAN_FEE, amount=rule.fee)
+    deposit_take(
+        loan=loan, rule=rule, staff=staff, method=deposit_method, cheque_number=deposit_cheque_number
+    )
     if hold is not None:
         _honour_hold(hold, copy, now)
     return loan

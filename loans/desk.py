@@ -71,7 +71,10 @@ _LOCKED_MEMBER = PreparedRead(
 
 _LOCKED_COPY_AND_GAME = PreparedRead(
     "locked copy and game",
-    lambda pk: Copy.objects.select_related("game").select_for_update(of=("game", "self")).filter(pk=pk),
+    # With the copy's kind (not locked): its loan rules (loans/loan_rules.py).
+    lambda pk: (
+        Copy.objects.select_related("game", "kind").select_for_update(of=("game", "self")).filter(pk=pk)
+    ),
     UNUSED_ID,
 )
 

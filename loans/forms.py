@@ -9,6 +9,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from catalogue.models import Copy, Game
+from ledger.models import Method
 from ledger.services import euros
 from members.models import Member
 from once.forms import OnceForm
@@ -54,9 +55,28 @@ class LendForm(forms.Form):
     barcode = forms.CharField(label=_("Code-barres du jeu à prêter"), max_length=40)
     # Shown once the desk was told the copy is incomplete but playable (loans/playable.py).
     lend_incomplete = forms.BooleanField(label=_("Prêter l'exemplaire incomplet"), required=False)
+    # Shown once the desk was told the copy's kind asks a deposit (loans/loan_rules.py).
+    deposit_method = forms.ChoiceField(
+        label=_("Caution versée en"), choices=[("", "—"), *Method.choices], required=False
+    )
+    deposit_cheque_number = forms.CharField(label=_("Numéro du chèque"), max_length=40, required=False)
 
     def clean_barcode(self) -> Copy:
         return copy_for_barcode(self.cleaned_data["barcode"])
+
+    # A service's refusal shown on the field it is about (ludotheque/answers.py).
+    REFUSALS = {
+        "copy": "barcode",
+        "member": None,
+        "deposit_method": "deposit_method",
+        "method": "deposit_method",
+        "cheque_number": "deposit_cheque_number",
+    }
+
+    @property
+    def offer_deposit(self) -> bool:
+        """Whether the form shows the deposit's fields: the copy's kind asks one, or they were wrong."""
+        return bool(self.errors.get("deposit_method") or self.errors.get("deposit_cheque_number"))
 
 
 class HoldForm(forms.Form):

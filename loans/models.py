@@ -42,7 +42,7 @@ class LoanQuerySet(models.QuerySet):
 
     def for_desk(self) -> "LoanQuerySet":
         """Fetch what the desk shows of a loan (game, copy, family) in the same query."""
-        return self.select_related("copy__game", "member")
+        return self.select_related("copy__game", "copy__kind", "member")
 
 
 class Loan(models.Model):

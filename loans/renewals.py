@@ -26,6 +26,7 @@ from opening.schedule import weekday_date
 
 from .booking_fit import renewal_fit_date_bookings
 from .desk import _check_membership, _lock_game, _refuse, due_date, short_date
+from .loan_rules import loan_rule
 from .models import Hold, Loan
 
 
@@ -120,8 +121,9 @@ def renewal_refusal(
 
 
 def explain_loans(loans: list[Loan], member: Member, today: datetime.date) -> None:
-    """Give each of the family's open loans what its account says of it: `renewable`, else
-    `renewal_refused` (the reason), and for a late one `late_since` and `late_fee` (so far)."""
+    """Give each of the family's open loans what its account says of it: its `rule` (its kind's period,
+    fee and deposit, else its membership's), `renewable`, else `renewal_refused` (the reason), and for a
+    late one `late_since` and `late_fee` (so far). The loans come with their copy's game and kind."""
     membership_type = member.membership_type
     waiting = set(
         Hold.objects.waiting()
@@ -130,6 +132,7 @@ def explain_loans(loans: list[Loan], member: Member, today: datetime.date) -> No
     )
     valid = member.membership_is_valid(today)
     for loan in loans:
+        loan.rule = loan_rule(loan.copy.kind, membership_type)
         refusal = renewal_refusal(
             loan, membership_type, someone_waiting=loan.copy.game_id in waiting
         ) or late_refusal(loan, today)
@@ -151,7 +154,11 @@ def loan_renew(
     `staff` renews at the desk; without it the family renews from its account, which a late loan
     refuses. The desk settles a late loan's fee first (`late_fee`: charge or waive, with a `reason`).
     """
-    loan = Loan.objects.select_for_update(of=("self",)).select_related("copy__game").get(pk=loan.pk)
+    loan = (
+        Loan.objects.select_for_update(of=("self",))
+        .select_related("copy__game", "copy__kind")
+        .get(pk=loan.pk)
+    )
     game = loan.copy.game
     if not loan.is_open:
         # Before reading the family: a closed loan may have none left (anonymised).
@@ -175,10 +182,10 @@ def loan_renew(
         raise refusal
     if staff is not None:
         late_fee_settle(loan=loan, staff=staff, decision=late_fee, reason=reason, today=today)
-    # A late loan gets a full period from today; an early renewal adds one to the current due date.
-    due_on = due_date(
-        copy=loan.copy, start=max(loan.due_on, today), days=member.membership_type.loan_period_days
-    )
+    # A late loan gets a full period from today; an early renewal adds one to the current due date: the
+    # period of the copy's kind, else the membership's (loans/loan_rules.py), as at the checkout.
+    period = loan_rule(loan.copy.kind, member.membership_type).period_days
+    due_on = due_date(copy=loan.copy, start=max(loan.due_on, today), days=period)
     renewal_fit_date_bookings(loan, due_on)
     loan.due_on = due_on
     loan.renewals += 1

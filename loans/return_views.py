@@ -158,6 +158,12 @@ def _announce_money(request: HttpRequest, result: services.ReturnResult) -> None
             request,
             _("Pièce rapportée : %(amount)s recrédité à la famille.") % {"amount": euros(-credit.amount)},
         )
+    for deposit in result.deposits:  # the copy's kind asked a deposit at the loan (loans/loan_rules.py)
+        messages.warning(
+            request,
+            _("Caution de %(amount)s rendue (%(method)s) : rendez-la à la famille.")
+            % {"amount": euros(deposit.amount), "method": deposit.get_method_display().lower()},
+        )
 
 
 @staff_required

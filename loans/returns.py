@@ -31,6 +31,7 @@ from .desk import (
     copy_set_completeness,
     short_date,
 )
+from .loan_rules import deposits_give_back
 from .models import Hold, Loan, MissingPiece
 from .playable import copy_playable_store
 
@@ -50,6 +51,8 @@ class ReturnResult:
     credits: list[Entry] = field(default_factory=list)
     # The clerk kept the copy back from the shelves (sent to repair, loans/registry.py): no hold served.
     kept_back: bool = False
+    # The deposits given back with the copy (its kind asks one: loans/loan_rules.py).
+    deposits: list[Entry] = field(default_factory=list)
 
 
 @dataclass
@@ -190,15 +193,8 @@ def loan_return(
     )
 
     pieces_missing = check.pieces_missing
-    if not pieces_missing:
-        loan.return_check = Loan.ReturnCheck.COMPLETE
-    elif playable_anyway:
-        loan.return_check = Loan.ReturnCheck.PLAYABLE
-    else:
-        loan.return_check = Loan.ReturnCheck.INCOMPLETE
-    loan.returned_at = now
-    loan.returned_by = staff
-    loan.save(update_fields=["returned_at", "returned_by", "return_check"])
+    _close_loan(loan, staff=staff, now=now, pieces_missing=pieces_missing, playable_anyway=playable_anyway)
+    deposits = deposits_give_back(loan=loan, staff=staff)
 
     copy_set_completeness(copy, complete=not pieces_missing or playable_anyway)
     copy_playable_store(copy)  # the table sizes an incomplete copy still allows, for the search
@@ -219,7 +215,28 @@ def loan_return(
         charges=charges,
         credits=credits,
         kept_back=kept,
+        deposits=deposits,
     )
+
+
+def _close_loan(
+    loan: Loan,
+    *,
+    staff: AbstractBaseUser,
+    now: datetime.datetime,
+    pieces_missing: bool,
+    playable_anyway: bool,
+) -> None:
+    """Close a returned loan with what its pieces check found."""
+    if not pieces_missing:
+        loan.return_check = Loan.ReturnCheck.COMPLETE
+    elif playable_anyway:
+        loan.return_check = Loan.ReturnCheck.PLAYABLE
+    else:
+        loan.return_check = Loan.ReturnCheck.INCOMPLETE
+    loan.returned_at = now
+    loan.returned_by = staff
+    loan.save(update_fields=["returned_at", "returned_by", "return_check"])
 
 
 def late_fee_due(loan: Loan, membership_type: MembershipType, on: datetime.date | None = None) -> Decimal:

@@ -5,7 +5,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from catalogue.models import Component
-from ledger.models import Entry
+from ledger.models import Entry, Method
 from ludotheque.api import FieldsOnceMixin
 from members.models import HouseholdMember, Member
 
@@ -91,6 +91,7 @@ class LoanSerializer(FieldsOnceMixin, serializers.ModelSerializer):
     # None once the history is anonymised (privacy app).
     member_name = serializers.CharField(source="member.name", read_only=True, default=None)
     overdue = serializers.SerializerMethodField()
+    kind = serializers.CharField(source="copy.kind.name", read_only=True, help_text="the copy's kind of item")
     # A plain string in the schema: empty while the game is out, which an enum of the three checks omits.
     return_check = serializers.CharField(
         read_only=True, help_text="empty while on loan, then complete | incomplete | playable"
@@ -103,6 +104,7 @@ class LoanSerializer(FieldsOnceMixin, serializers.ModelSerializer):
             "copy",
             "barcode",
             "game",
+            "kind",
             "member",
             "member_name",
             "lent_at",
@@ -118,6 +120,12 @@ class LoanSerializer(FieldsOnceMixin, serializers.ModelSerializer):
         return loan.is_overdue()
 
 
+# Inline in the schema: the ledger's API names the same choices MethodEnum.
+@extend_schema_field({"type": "string", "enum": Method.values})
+class DepositMethodField(serializers.ChoiceField):
+    """How the family pays a deposit: cash, cheque, card or transfer."""
+
+
 class LoanCreateSerializer(serializers.Serializer):
     """Lend a copy, named by its barcode as the scanner reads it, to a member family."""
 
@@ -126,6 +134,9 @@ class LoanCreateSerializer(serializers.Serializer):
     member = serializers.PrimaryKeyRelatedField(queryset=Member.objects.only("pk"))
     # An incomplete copy the rules engine finds playable goes out only when this is true.
     lend_incomplete = serializers.BooleanField(required=False, default=False)
+    # A copy whose kind asks a deposit (loans/loan_rules.py) goes out only with how the family pays it.
+    deposit_method = DepositMethodField(choices=Method.choices, required=False, default="")
+    deposit_cheque_number = serializers.CharField(max_length=40, required=False, default="", allow_blank=True)
 
 
 class MissingCountSerializer(serializers.Serializer):

@@ -1,6 +1,8 @@
 """The loan desk (staff only): the one box for every scan, a family's page (lend, reserve, invite),
 the holds' queue. Returns, the back office's lists and a family's own account have their modules."""
 
+from collections import Counter
+
 from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -29,6 +31,7 @@ from .forms import (
     LendForm,
     ScanForm,
 )
+from .loan_rules import checkout_said, family_rules
 from .models import Hold, Loan
 from .registry import desk_barcode_page
 
@@ -67,7 +70,7 @@ def desk(request: HttpRequest) -> HttpResponse:
         member = Member.objects.filter(card_barcode__iexact=code).first()
         if member is not None:
             return redirect("loans:member-detail", pk=member.pk)
-        copy = Copy.objects.select_related("game").filter(barcode=code).first()
+        copy = Copy.objects.select_related("game", "kind").filter(barcode=code).first()
         if copy is not None:
             loan = copy.loans.open().first()
             if loan is not None:
@@ -99,7 +102,7 @@ def _render_member(
     shelf_offer: dict | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    loans = list(member.loans.open().select_related("copy__game").order_by("due_on", "pk"))
+    loans = list(member.loans.open().select_related("copy__game", "copy__kind").order_by("due_on", "pk"))
     holds = list(member.holds.active().select_related("game", "copy").with_queue_rank())
     entries = Entry.objects.filter(member=member)
     late = [loan for loan in loans if loan.is_overdue()]
@@ -129,6 +132,7 @@ def _render_member(
         "renewal": renewal,
         "shelf_offer": shelf_offer,
         "quota_left": member.quota_left(len(loans)),
+        "kind_rules": _kind_rules(member, loans),
         "ready_holds": [hold for hold in holds if hold.status == Hold.Status.READY],
         "waiting_holds": [hold for hold in holds if hold.status == Hold.Status.WAITING],
         "history": member.loans.returned().select_related("copy__game").order_by("-returned_at")[:10],
@@ -138,6 +142,17 @@ def _render_member(
         "calendar_url": _calendar_url(request, member),
     }
     return render(request, "loans/member_detail.html", context, status=status)
+
+
+def _kind_rules(member: Member, loans: list[Loan]) -> list[dict]:
+    """The family's loan rule for each kind of item, with how many it has at home (loans/loan_rules.py);
+    each open loan gets its own rule (`loan.rule`)."""
+    at_home = Counter(loan.copy.kind_id for loan in loans)
+    rules = family_rules(member)
+    by_kind = {rule.kind.pk: rule for rule in rules}
+    for loan in loans:
+        loan.rule = by_kind.get(loan.copy.kind_id)
+    return [{"rule": rule, "at_home": at_home.get(rule.kind.pk, 0)} for rule in rules]
 
 
 def _calendar_url(request: HttpRequest, member: Member) -> str | None:
@@ -180,9 +195,11 @@ def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 member=member,
                 staff=request.user,
                 lend_incomplete=form.cleaned_data["lend_incomplete"],
+                deposit_method=form.cleaned_data["deposit_method"],
+                deposit_cheque_number=form.cleaned_data["deposit_cheque_number"],
             )
         except ValidationError as error:
-            add_refusal(form, error, {"copy": "barcode", "member": None})
+            add_refusal(form, error, form.REFUSALS)
             # An incomplete copy that is still playable: the form offers to lend it anyway.
             codes = {item.code for items in getattr(error, "error_dict", {}).values() for item in items}
             form.offer_incomplete = "incomplete_playable" in codes
@@ -190,7 +207,9 @@ def member_detail(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(
                 request,
                 _("« %(game)s » (%(barcode)s) prêté, à rendre le %(date)s.")
-                % {"game": copy.game.title, "barcode": copy.barcode, "date": weekday_date(loan.due_on)},
+                % {"game": copy.game.title, "barcode": copy.barcode, "date": weekday_date(loan.due_on)}
+                + " "
+                + checkout_said(loan),
             )
             _warn_date_booking(request, loan)
             _warn_late(request, member)

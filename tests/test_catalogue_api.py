@@ -755,6 +755,7 @@ def test_a_copy_by_its_barcode(client, catalogue):
         "status_label": "En rayon",
         "available": True,
         "due_on": None,
+        "kind": "Jeu",
     }
     assert client.get("/api/copies/90901/").json()["status_label"] == "En réparation"
     assert client.get("/api/copies/00000/").status_code == 404

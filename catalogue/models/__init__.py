@@ -15,9 +15,14 @@ from .games import (
     validate_document_file,
     validate_game_image,
 )
+from .kinds import DEFAULT_KIND_NAME, ItemKind, ItemKindQuerySet, default_item_kind
 from .names import Author, Category, CategoryQuerySet, Language, Location, Publisher, Tag
 
 __all__ = [
+    "DEFAULT_KIND_NAME",
+    "ItemKind",
+    "ItemKindQuerySet",
+    "default_item_kind",
     "DOCUMENT_SIGNATURES",
     "MAX_TABLE",
     "Author",

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ..registry import circulation, elsewhere, elsewhere_label
 from .games import Game
+from .kinds import ItemKind, default_item_kind
 from .names import Category, Location
 
 # The largest table an incomplete copy's playable sizes are kept for (a real table; score sheets cap at 20).
@@ -117,6 +118,14 @@ class Copy(models.Model):
         Location, on_delete=models.PROTECT, related_name="copies", verbose_name=_("localisation")
     )
     barcode = models.CharField(_("code-barres"), max_length=40)
+    # What kind of item it is: its loan rules, with the family's membership (loans/loan_rules.py).
+    kind = models.ForeignKey(
+        ItemKind,
+        on_delete=models.PROTECT,
+        default=default_item_kind,
+        related_name="copies",
+        verbose_name=_("type d'objet"),
+    )
     status = models.CharField(_("statut"), max_length=20, choices=Status, default=Status.ON_SHELF)
     acquired_on = models.DateField(_("date d'acquisition"), null=True, blank=True)
     # The annual report's withdrawals: the day the copy left the collection (withdrawn or lost).

@@ -88,7 +88,7 @@ def notice_copies():
     """A notice's copies, with their availability, section and site, by barcode."""
     from ..models import Copy
 
-    return Copy.objects.with_availability().select_related("section", "location").order_by("barcode")
+    return Copy.objects.with_availability().select_related("section", "location", "kind").order_by("barcode")
 
 
 class NoticeIterable(models.query.ModelIterable):

@@ -44,6 +44,7 @@ def copy(copy) -> dict:
         "status_label": str(copy.get_status_display()),
         "available": copy.is_available,
         "due_on": _DATE.to_representation(copy.due_on) if copy.due_on else None,
+        "kind": copy.kind.name,
     }
 
 
