@@ -434,7 +434,8 @@ class SpreadsheetImportAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
 
 @admin.register(Location)
 class LocationAdmin(LibrarianAccessMixin, admin.ModelAdmin):
-    list_display = ["name", "phone", "email", "copy_count"]
+    list_display = ["name", "phone", "email", "lends", "returns_home", "copy_count"]
+    list_editable = ["lends", "returns_home"]
     search_fields = ["name"]
 
     def get_queryset(self, request):

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from catalogue.models import Copy, Location
-from loans.models import Hold, Loan
+from loans.models import Hold, Loan, Transfer
 
 # Statuses of the copies that should be on a shelf: one in repair may be at a volunteer's (never
 # « missing »: the report lists it apart), a lost or withdrawn one is not looked for (found again, it is
@@ -106,10 +106,25 @@ class Stocktake(models.Model):
         return self.expected_copies().exclude(pk__in=self.scans.filter(copy__isnull=False).values("copy"))
 
     def misplaced_copies(self) -> models.QuerySet:
-        """Scanned here but recorded on another site (a stocktake of every site has none)."""
+        """Scanned here but recorded on another site (a stocktake of every site has none); a copy in
+        transit, or set aside at its family's pick-up site, is where it should be."""
         if not self.location_id:
             return Copy.objects.none()
-        return self.scanned_copies().exclude(location=self.location_id).exclude(on_loan())
+        return (
+            self.scanned_copies()
+            .exclude(location=self.location_id)
+            .exclude(on_loan())
+            .exclude(set_aside())
+            .exclude(status=Copy.Status.IN_TRANSIT)
+        )
+
+    def in_transit_copies(self) -> models.QuerySet:
+        """The copies between this site and another (to send from here, or on their way from or to
+        it): neither missing nor expected on its shelves (loans/transfers.py)."""
+        lines = Transfer.objects.open()
+        if self.location_id:
+            lines = lines.filter(Q(from_site=self.location_id) | Q(to_site=self.location_id))
+        return Copy.objects.filter(status=Copy.Status.IN_TRANSIT, pk__in=lines.values("copy"))
 
     def on_loan_copies(self) -> models.QuerySet:
         """Scanned on the shelves although a loan is still open: a return that was not recorded."""
@@ -119,7 +134,7 @@ class Stocktake(models.Model):
         """Scanned although their status says they are lost or withdrawn."""
         return (
             self.scanned_copies()
-            .exclude(status__in=[*EXPECTED_STATUSES, Copy.Status.IN_REPAIR])
+            .exclude(status__in=[*EXPECTED_STATUSES, Copy.Status.IN_REPAIR, Copy.Status.IN_TRANSIT])
             .exclude(on_loan())
         )
 
@@ -146,6 +161,7 @@ class Scan(models.Model):
         MISPLACED = "misplaced", _("Rangé sur un autre site")
         ON_LOAN = "on_loan", _("Enregistré en prêt")
         IN_REPAIR = "in_repair", _("Enregistré en réparation")
+        IN_TRANSIT = "in_transit", _("En transit entre deux sites")
         UNEXPECTED = "unexpected", _("Statut inattendu")
         UNKNOWN = "unknown", _("Code-barres inconnu")
 
@@ -179,6 +195,8 @@ class Scan(models.Model):
             return Scan.Outcome.UNKNOWN
         if copy_on_loan:
             return Scan.Outcome.ON_LOAN
+        if self.copy.status == Copy.Status.IN_TRANSIT:
+            return Scan.Outcome.IN_TRANSIT
         if self.stocktake.location_id and self.copy.location_id != self.stocktake.location_id:
             return Scan.Outcome.MISPLACED
         if self.copy.status == Copy.Status.IN_REPAIR:

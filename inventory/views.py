@@ -59,6 +59,9 @@ def _scan_message(scan: Scan, outcome: Scan.Outcome, repeated: bool) -> tuple[in
             "en rayon depuis la file des réparations s'il est réparé."
         ),
         Scan.Outcome.UNEXPECTED: _("« %(game)s » (%(barcode)s) a le statut « %(status)s »."),
+        Scan.Outcome.IN_TRANSIT: _(
+            "« %(game)s » (%(barcode)s) est en transit : mettez-le avec les envois, ou réceptionnez-le."
+        ),
     }[outcome] % (values | {"status": scan.copy.get_status_display()})
     if repeated:
         text += " " + _("(déjà scanné)")
@@ -73,6 +76,7 @@ def _report(stocktake: Stocktake) -> dict:
         .order_by("location__name", "cote", "barcode"),
         "misplaced": stocktake.misplaced_copies().select_related(*related).order_by("barcode"),
         "on_loan": stocktake.on_loan_copies().select_related(*related).order_by("barcode"),
+        "in_transit": stocktake.in_transit_copies().select_related(*related).order_by("barcode"),
         "unexpected": stocktake.unexpected_copies().select_related(*related).order_by("barcode"),
         "in_repair": stocktake.in_repair_copies().select_related(*related).order_by("barcode"),
         "unknown": stocktake.unknown_barcodes(),

@@ -34,6 +34,12 @@ def desk_site(request: HttpRequest) -> Location | None:
     return request._desk_site
 
 
+def chosen_desk_site(request: HttpRequest) -> int | None:
+    """The site a clerk chose for this desk (the till's or the transfers' page), or None if none was
+    chosen: a return there of another site's copy sends it home or keeps it (loans/transfers.py)."""
+    return request.session.get(SESSION_SITE) or None
+
+
 def remember_site(request: HttpRequest, site: Location) -> None:
     request.session[SESSION_SITE] = site.pk
     request._desk_site = site

@@ -24,6 +24,7 @@ from .forms import (
 )
 from .models import Hold, Loan
 from .renewals import explain_loans
+from .transfer_forms import PickupSiteForm
 from .views import _calendar_token_change, _calendar_url, _queue_rank
 
 # A family's own page.
@@ -68,7 +69,10 @@ def account(request: HttpRequest) -> HttpResponse:
             "member": member,
             "loans": loans,
             "quota_left": member.quota_left(len(loans)),
-            "holds": member.holds.active().select_related("game").with_queue_rank().order_by("created_at"),
+            "holds": member.holds.active()
+            .select_related("game", "pickup_site")
+            .with_queue_rank()
+            .order_by("created_at"),
             "date_bookings": member.date_bookings.upcoming().select_related("copy__game", "copy__location"),
             "history": member.loans.returned().select_related("copy__game").order_by("-returned_at")[:20],
             "calendar_url": _calendar_url(request, member),
@@ -84,12 +88,20 @@ def account_hold_create(request: HttpRequest, pk: int) -> HttpResponse:
     """A family reserves a game from its page; a refusal goes back to the game's page with its reason."""
     member = _get_member_for_user(request.user)
     game = get_object_or_404(Game, pk=pk)
+    form = PickupSiteForm(request.POST)
+    pickup_site = form.cleaned_data["pickup_site"] if form.is_valid() else None
     try:
-        hold = accounts.hold_request(game=game, member=member, user=request.user)
+        hold = accounts.hold_request(game=game, member=member, user=request.user, pickup_site=pickup_site)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
         return redirect(game.get_absolute_url())
-    if hold.status == Hold.Status.READY:
+    if hold.status == Hold.Status.TRANSIT:
+        messages.success(
+            request,
+            _("« %(game)s » réservé : un exemplaire part pour %(site)s, nous vous prévenons à son arrivée.")
+            % {"game": game.title, "site": hold.pickup_site.name},
+        )
+    elif hold.status == Hold.Status.READY:
         messages.success(
             request,
             _("« %(game)s » réservé : un exemplaire vous attend au comptoir jusqu'au %(date)s.")

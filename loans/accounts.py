@@ -6,10 +6,11 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
-from catalogue.models import Copy, Game
+from catalogue.models import Copy, Game, Location
 from members.models import Member
 
 from . import services
+from .holds import usual_site
 from .models import Hold
 
 
@@ -19,19 +20,26 @@ def hold_quota(member: Member) -> int:
 
 
 @transaction.atomic
-def hold_request(*, game: Game, member: Member, user: AbstractBaseUser) -> Hold:
-    """A family reserves a game from its page: the desk's rules (services.hold_create), a game on the
-    shelf sent to the desk instead, and no more active holds than it may borrow games."""
+def hold_request(
+    *, game: Game, member: Member, user: AbstractBaseUser, pickup_site: Location | None = None
+) -> Hold:
+    """A family reserves a game from its page, to collect at `pickup_site` (its usual site unless said):
+    the desk's rules (services.hold_create), a game on the shelf of that site sent to the desk
+    instead, and no more active holds than it may borrow games."""
     member = (
         Member.objects.select_for_update(of=("self",)).select_related("membership_type").get(pk=member.pk)
     )
-    if Copy.objects.filter(game=game).available().exists():
+    pickup_site = pickup_site or usual_site(member)
+    on_shelf = Copy.objects.filter(game=game).available()
+    if pickup_site is not None:
+        on_shelf = on_shelf.filter(location=pickup_site)
+    if on_shelf.exists():
         raise ValidationError(
             {
                 "game": ValidationError(
-                    _("« %(game)s » est en rayon : venez l'emprunter, pas besoin de le réserver."),
+                    _("« %(game)s » est en rayon à %(site)s : venez l'emprunter, pas besoin de le réserver."),
                     code="on_shelf",
-                    params={"game": game.title},
+                    params={"game": game.title, "site": pickup_site.name if pickup_site else ""},
                 )
             }
         )
@@ -50,4 +58,4 @@ def hold_request(*, game: Game, member: Member, user: AbstractBaseUser) -> Hold:
                 )
             }
         )
-    return services.hold_create(game=game, member=member, staff=user)
+    return services.hold_create(game=game, member=member, staff=user, pickup_site=pickup_site)

@@ -1,4 +1,4 @@
-"""Admin for loans, holds, date bookings and missing pieces: read-only history.
+"""Admin for loans, holds, date bookings, missing pieces and copies' moves between sites: read-only history.
 
 Lending, returning and holds go through the desk (loans/services.py), which enforces the rules;
 the admin shows their history and never deletes it.
@@ -8,7 +8,7 @@ from django.contrib import admin
 
 from ludotheque.access import ReadOnlyHistoryMixin
 
-from .models import DateBooking, Hold, Loan, MissingPiece
+from .models import DateBooking, Hold, Loan, MissingPiece, Shipment, Transfer
 
 
 class MissingPieceInline(ReadOnlyHistoryMixin, admin.TabularInline):
@@ -31,10 +31,19 @@ class LoanAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
 
 @admin.register(Hold)
 class HoldAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
-    list_display = ["game", "member", "position", "status", "created_at", "copy", "ready_until"]
-    list_filter = ["status"]
+    list_display = [
+        "game",
+        "member",
+        "position",
+        "status",
+        "pickup_site",
+        "created_at",
+        "copy",
+        "ready_until",
+    ]
+    list_filter = ["status", "pickup_site"]
     search_fields = ["game__title", "member__name", "member__card_barcode"]
-    list_select_related = ["game", "member", "copy__game"]
+    list_select_related = ["game", "member", "copy__game", "pickup_site"]
 
 
 @admin.register(MissingPiece)
@@ -54,3 +63,28 @@ class DateBookingAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
     search_fields = ["copy__barcode", "copy__game__title", "member__name", "member__card_barcode", "note"]
     list_select_related = ["copy__game", "member"]
     date_hierarchy = "starts_on"
+
+
+class TransferInline(ReadOnlyHistoryMixin, admin.TabularInline):
+    model = Transfer
+    extra = 0
+    fields = ["copy", "reason", "hold", "received_at", "received_by"]
+    readonly_fields = fields
+
+
+@admin.register(Shipment)
+class ShipmentAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
+    list_display = ["sent_at", "from_site", "to_site", "sent_by", "note"]
+    list_filter = ["from_site", "to_site"]
+    list_select_related = ["from_site", "to_site", "sent_by"]
+    date_hierarchy = "sent_at"
+    inlines = [TransferInline]
+
+
+@admin.register(Transfer)
+class TransferAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
+    list_display = ["copy", "reason", "from_site", "to_site", "requested_at", "shipment", "received_at"]
+    list_filter = ["reason", "from_site", "to_site"]
+    search_fields = ["copy__barcode", "copy__game__title"]
+    list_select_related = ["copy__game", "from_site", "to_site", "shipment__from_site", "shipment__to_site"]
+    date_hierarchy = "requested_at"

@@ -144,12 +144,14 @@ class LoanViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
                 playable_anyway=data["playable_anyway"],
                 waive_late_fee=data["waive_late_fee"],
                 waive_missing_pieces=data["waive_missing_pieces"],
+                site=data["site"].pk if data["site"] else None,
             )
         except DjangoValidationError as error:
             return refusal_response(error, {"missing": "missing", "recovered": "recovered"})
         body = LoanSerializer(result.loan).data
         body["copy_status"] = result.loan.copy.status
         body["set_aside_for"] = HoldSerializer(result.hold).data if result.hold else None
+        body["sent_to"] = result.transfer.to_site_id if result.transfer else None
         body["charges"] = ChargeSerializer(result.charges, many=True).data
         body["deposits_returned"] = ChargeSerializer(result.deposits, many=True).data
         return Response(body)
@@ -195,7 +197,9 @@ class HoldFilter(django_filters.FilterSet):
 class HoldViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Holds on games, in queue order. Cancelled, never deleted."""
 
-    queryset = Hold.objects.select_related("game", "member", "copy").order_by("game__title", "position")
+    queryset = Hold.objects.select_related("game", "member", "copy", "pickup_site").order_by(
+        "game__title", "position"
+    )
     serializer_class = HoldSerializer
     permission_classes = [IsAdminUser]
     filterset_class = HoldFilter
@@ -208,9 +212,10 @@ class HoldViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
                 game=serializer.validated_data["game"],
                 member=serializer.validated_data["member"],
                 staff=request.user,
+                pickup_site=serializer.validated_data.get("pickup_site"),
             )
         except DjangoValidationError as error:
-            return refusal_response(error, {"game": "game", "member": "member"})
+            return refusal_response(error, {"game": "game", "member": "member", "pickup_site": "pickup_site"})
         return Response(HoldSerializer(hold).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=None, responses={200: HoldSerializer})

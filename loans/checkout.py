@@ -26,13 +26,12 @@ from .desk import (
     _check_debt_limit,
     _check_late_loans,
     _check_membership,
-    _copy_is_free,
     _elsewhere,
-    _hold_serve_next,
     _lock_copy,
     _lock_game_and_copy,
     _lock_member,
     _refuse,
+    copy_settle,
     due_date,
 )
 from .loan_rules import check_deposit_method, check_kind_quota, copy_rule, deposit_take
@@ -217,5 +216,8 @@ def _honour_hold(hold: Hold, copy: Copy, now: datetime.datetime) -> None:
     hold.copy = copy
     hold.closed_at = now
     hold.save(update_fields=["status", "copy", "closed_at"])
-    if other_copy is not None and _copy_is_free(_lock_copy(other_copy.pk)):
-        _hold_serve_next(copy=other_copy, now=now)
+    if other_copy is not None:
+        # Kept at the pick-up site: the next family's, or on its way home (loans/desk.py).
+        copy_settle(
+            copy=_lock_copy(other_copy.pk), site=hold.pickup_site_id or other_copy.location_id, now=now
+        )

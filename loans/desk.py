@@ -34,7 +34,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
-from catalogue.models import Copy, Game
+from catalogue.models import Copy, Game, Location
 from catalogue.registry import elsewhere_label
 from ledger import services as ledger
 from ledger.models import Entry, member_balance
@@ -42,7 +42,8 @@ from ludotheque.prepared import UNUSED_ID, PreparedRead
 from members.models import Member, MembershipType
 from opening.schedule import next_opening_day
 
-from .models import HOLD_PICKUP_DAYS, Hold, Loan
+from .models import HOLD_PICKUP_DAYS, Hold, Loan, Transfer
+from .transit import transfer_open
 
 
 def _refuse(message, *, code: str, on: str | None = None, **params) -> NoReturn:
@@ -279,17 +280,67 @@ def _check_late_loans(member: Member, today: datetime.date) -> None:
         )
 
 
-def _hold_serve_next(*, copy: Copy, now: datetime.datetime) -> Hold | None:
-    """Set `copy` aside for the first family waiting for its game; the game row is already locked."""
+def _hold_serve_next(*, copy: Copy, now: datetime.datetime, site: int | None = None) -> Hold | None:
+    """Set `copy`, at `site` (its own site unless said), aside for the first family waiting for its
+    game; the game row is already locked. A family collecting the game at another site gets it sent
+    there: its hold is « en acheminement » until the copy arrives (loans/transfers.py)."""
     hold = next(iter(_NEXT_WAITING_HOLD.queryset(copy.game_id)), None)
     if hold is None:
         return None
-    hold.status = Hold.Status.READY
+    here = site or copy.location_id
     hold.copy = copy
-    hold.ready_at = now
-    hold.ready_until = due_date(copy=copy, start=timezone.localdate(now), days=HOLD_PICKUP_DAYS)
-    hold.save(update_fields=["status", "copy", "ready_at", "ready_until"])
+    if hold.pickup_site_id not in (None, here):
+        hold.status = Hold.Status.TRANSIT
+        hold.save(update_fields=["status", "copy"])
+        transfer_open(
+            copy=copy,
+            from_site_id=here,
+            to_site_id=hold.pickup_site_id,
+            reason=Transfer.Reason.HOLD,
+            hold=hold,
+            now=now,
+        )
+        return hold
+    hold_make_ready(hold, site=here, now=now)
     return hold
+
+
+def hold_make_ready(hold: Hold, *, site: int, now: datetime.datetime) -> None:
+    """The copy of `hold` waits at the desk of `site`, its pick-up site, for the family to collect it."""
+    hold.status = Hold.Status.READY
+    hold.ready_at = now
+    start = timezone.localdate(now) + datetime.timedelta(days=HOLD_PICKUP_DAYS)
+    hold.ready_until = next_opening_day(site, start)
+    hold.save(update_fields=["status", "copy", "ready_at", "ready_until"])
+
+
+def copy_settle(
+    *, copy: Copy, site: int, now: datetime.datetime, staff: AbstractBaseUser | None = None
+) -> Hold | None:
+    """A locked copy (its game locked first) is free of any family at `site`: set it aside for the
+    first family waiting, else, away from its own site, send it home or keep it here, as its site
+    says (`Location.returns_home`). Returns the hold it now serves."""
+    hold = _hold_serve_next(copy=copy, now=now, site=site) if _copy_is_free(copy) else None
+    if hold is not None or site == copy.location_id:
+        return hold
+    if Location.objects.filter(pk=copy.location_id, returns_home=True).exists():
+        transfer_open(
+            copy=copy, from_site_id=site, to_site_id=copy.location_id, reason=Transfer.Reason.HOME, now=now
+        )
+        return None
+    Transfer.objects.create(
+        copy=copy,
+        reason=Transfer.Reason.KEPT,
+        from_site_id=copy.location_id,
+        to_site_id=site,
+        copy_status=copy.status,
+        requested_at=now,
+        received_at=now,
+        received_by=staff,
+    )
+    copy.location_id = site
+    copy.save(update_fields=["location", "updated_at"])
+    return None
 
 
 def _copy_is_free(copy: Copy) -> bool:

@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
-from catalogue.models import Copy, Game
+from catalogue.models import Copy, Game, Location
 from ledger.models import Method
 from ledger.services import euros
 from members.models import Member
@@ -82,6 +82,13 @@ class LendForm(forms.Form):
 class HoldForm(forms.Form):
     game = forms.ModelChoiceField(
         label=_("Jeu à réserver"), queryset=Game.objects.only("pk", "title").order_by("title")
+    )
+    # Where the family collects it (empty: its usual site, loans/holds.py `usual_site`).
+    pickup_site = forms.ModelChoiceField(
+        label=_("À retirer à"),
+        queryset=Location.objects.filter(lends=True).order_by("name"),
+        required=False,
+        empty_label=_("son site habituel"),
     )
     # Sent by « Mettre de côté quand même », once the desk said a copy is on the shelf.
     set_aside = forms.BooleanField(required=False, widget=forms.HiddenInput)

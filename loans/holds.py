@@ -9,11 +9,11 @@ import datetime
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Case, Max, QuerySet, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from catalogue.models import Copy, Game
+from catalogue.models import Copy, Game, Location
 from members.models import Member
 
 from .desk import (
@@ -25,6 +25,7 @@ from .desk import (
     _lock_game_and_copy,
     _lock_member,
     _refuse,
+    copy_settle,
 )
 from .models import Hold
 
@@ -39,9 +40,29 @@ def copy_back_on_shelf(*, copy: Copy) -> Hold | None:
     return _hold_serve_next(copy=copy, now=timezone.now())
 
 
+def pickup_sites() -> QuerySet:
+    """The sites where a family may collect a hold: those that lend."""
+    return Location.objects.filter(lends=True).order_by("name")
+
+
+def usual_site(member: Member) -> Location | None:
+    """Where a family usually collects its games: its last hold's pick-up site, else the site of the
+    last copy it borrowed, else the first site that lends."""
+    last_hold = member.holds.exclude(pickup_site=None).order_by("-created_at", "-pk").first()
+    site_id = last_hold and last_hold.pickup_site_id
+    if site_id is None:
+        last_loan = member.loans.order_by("-lent_at", "-pk").select_related("copy").first()
+        site_id = last_loan and last_loan.copy.location_id
+    sites = pickup_sites()
+    return (site_id and sites.filter(pk=site_id).first()) or sites.first()
+
+
 @transaction.atomic
-def hold_create(*, game: Game, member: Member, staff: AbstractBaseUser) -> Hold:
-    """Put a family in the queue for a game; a copy on the shelf is set aside at once."""
+def hold_create(
+    *, game: Game, member: Member, staff: AbstractBaseUser, pickup_site: Location | None = None
+) -> Hold:
+    """Put a family in the queue for a game, to collect at `pickup_site` (its usual site unless said);
+    a copy on the shelf is set aside at once (sent there from another site if need be)."""
     member = _lock_member(member)
     _lock_game(game.pk)
     _check_membership(member, timezone.localdate())
@@ -51,6 +72,14 @@ def hold_create(*, game: Game, member: Member, staff: AbstractBaseUser) -> Hold:
             code="date_bookable",
             on="game",
             game=game.title,
+        )
+    pickup_site = pickup_site or usual_site(member)
+    if pickup_site is not None and not pickup_site.lends:
+        _refuse(
+            _("« %(site)s » ne prête pas de jeux : choisissez un autre site de retrait."),
+            code="pickup_site_not_lending",
+            on="pickup_site",
+            site=pickup_site.name,
         )
     # A copy in repair or waiting for a piece will come back: families may queue for it.
     if not Copy.objects.filter(game=game).in_circulation().exists():
@@ -77,10 +106,15 @@ def hold_create(*, game: Game, member: Member, staff: AbstractBaseUser) -> Hold:
             game=game.title,
         )
     last = Hold.objects.filter(game=game).aggregate(last=Max("position"))["last"] or 0
-    hold = Hold.objects.create(game=game, member=member, position=last + 1, created_by=staff)
+    hold = Hold.objects.create(
+        game=game, member=member, position=last + 1, created_by=staff, pickup_site=pickup_site
+    )
     now = timezone.now()
-    # Copies on the shelf go to the queue in order (this hold is last, it is served if nobody is before).
-    for copy in Copy.objects.filter(game=game).available().order_by("pk").select_for_update(of=("self",)):
+    # Copies on the shelf go to the queue in order (this hold is last, it is served if nobody is before);
+    # those at the pick-up site first, the others would have to travel.
+    here = Case(When(location=pickup_site, then=0), default=1) if pickup_site else Value(0)
+    copies = Copy.objects.filter(game=game).available().order_by(here, "pk").select_for_update(of=("self",))
+    for copy in copies:
         if _hold_serve_next(copy=copy, now=now) is None:
             break
     hold.refresh_from_db()
@@ -92,7 +126,7 @@ def _hold_close(*, hold: Hold, status: Hold.Status, today: datetime.date | None 
     _lock_game(hold.game_id)
     hold = Hold.objects.select_for_update(of=("self",)).select_related("game").get(pk=hold.pk)
     now = timezone.now()
-    if hold.status not in (Hold.Status.WAITING, Hold.Status.READY):
+    if hold.status not in Hold.Status.active():
         _refuse(
             _("Cette réservation de « %(game)s » est déjà close (%(status)s)."),
             code="hold_closed",
@@ -109,9 +143,10 @@ def _hold_close(*, hold: Hold, status: Hold.Status, today: datetime.date | None 
     hold.closed_at = now
     hold.save(update_fields=["status", "closed_at"])
     if was_ready:
+        # The copy waits at the pick-up site: the next family, or its way home (loans/desk.py).
         copy = _lock_copy(hold.copy_id)
-        if _copy_is_free(copy):
-            return _hold_serve_next(copy=copy, now=now)
+        return copy_settle(copy=copy, site=hold.pickup_site_id or copy.location_id, now=now)
+    # A hold whose copy is on its way: the copy still arrives, then serves the next family.
     return None
 
 

@@ -136,8 +136,8 @@ class Loan(models.Model):
 
 class HoldQuerySet(models.QuerySet):
     def active(self) -> "HoldQuerySet":
-        """Holds still in play: waiting in the queue or ready to hand over."""
-        return self.filter(status__in=[Hold.Status.WAITING, Hold.Status.READY])
+        """Holds still in play: waiting in the queue, their copy on its way, or ready to hand over."""
+        return self.filter(status__in=Hold.Status.active())
 
     def waiting(self) -> "HoldQuerySet":
         return self.filter(status=Hold.Status.WAITING)
@@ -168,9 +168,15 @@ class Hold(models.Model):
     class Status(models.TextChoices):
         WAITING = "waiting", _("En attente")
         READY = "ready", _("Prête — exemplaire mis de côté")
+        # A copy was found at another site than the pick-up site: it travels (loans/transfers.py).
+        TRANSIT = "transit", _("En acheminement vers le site de retrait")
         FULFILLED = "fulfilled", _("Honorée")
         CANCELLED = "cancelled", _("Annulée")
         EXPIRED = "expired", _("Expirée")
+
+        @classmethod
+        def active(cls) -> list[str]:
+            return [cls.WAITING, cls.TRANSIT, cls.READY]
 
     game = models.ForeignKey(
         "catalogue.Game", on_delete=models.PROTECT, related_name="holds", verbose_name=_("jeu")
@@ -202,6 +208,16 @@ class Hold(models.Model):
         related_name="holds",
         verbose_name=_("exemplaire mis de côté"),
     )
+    # Where the family collects the game; empty for the holds made before sites were chosen: the
+    # site where the copy set aside waits.
+    pickup_site = models.ForeignKey(
+        "catalogue.Location",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("à retirer à"),
+    )
     ready_at = models.DateTimeField(_("prête le"), null=True, blank=True)
     ready_until = models.DateField(_("à retirer avant le"), null=True, blank=True)
     closed_at = models.DateTimeField(_("close le"), null=True, blank=True)
@@ -222,7 +238,7 @@ class Hold(models.Model):
             ),
             models.UniqueConstraint(
                 fields=["member", "game"],
-                condition=Q(status__in=["waiting", "ready"]),
+                condition=Q(status__in=["waiting", "transit", "ready"]),
                 name="loans_hold_one_active_per_member_game",
                 violation_error_message=_("Cette famille a déjà réservé ce jeu."),
             ),
@@ -233,7 +249,7 @@ class Hold(models.Model):
                 violation_error_message=_("Cet exemplaire est déjà mis de côté pour une autre réservation."),
             ),
             models.CheckConstraint(
-                condition=Q(member__isnull=False) | ~Q(status__in=["waiting", "ready"]),
+                condition=Q(member__isnull=False) | ~Q(status__in=["waiting", "transit", "ready"]),
                 name="loans_hold_active_has_member",
                 violation_error_message=_("Une réservation en cours est toujours celle d'une famille."),
             ),
@@ -241,6 +257,11 @@ class Hold(models.Model):
                 condition=~Q(status="ready") | Q(copy__isnull=False, ready_until__isnull=False),
                 name="loans_hold_ready_has_copy",
                 violation_error_message=_("Une réservation prête doit avoir un exemplaire mis de côté."),
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="transit") | Q(copy__isnull=False),
+                name="loans_hold_transit_has_copy",
+                violation_error_message=_("Une réservation en acheminement a son exemplaire."),
             ),
         ]
 
@@ -421,3 +442,22 @@ class DateBooking(models.Model):
     def is_cancellable(self) -> bool:
         """A family may cancel its booking until its first day (the desk, any time before it is handed out)."""
         return self.status == DateBooking.Status.BOOKED and self.starts_on > timezone.localdate()
+
+
+# Copies moving between sites (their own module; exported here so that Django finds them).
+from .transfer_models import Shipment, Transfer, TransferQuerySet  # noqa: E402
+
+__all__ = [
+    "HOLD_PICKUP_DAYS",
+    "Hold",
+    "HoldQuerySet",
+    "Loan",
+    "LoanQuerySet",
+    "MissingPiece",
+    "MissingPieceQuerySet",
+    "DateBooking",
+    "DateBookingQuerySet",
+    "Shipment",
+    "Transfer",
+    "TransferQuerySet",
+]

@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
+from ledger.forms import chosen_desk_site
 from ledger.services import euros
 from ludotheque.access import staff_required
 from ludotheque.answers import add_refusal
@@ -90,6 +91,7 @@ def loan_return(request: HttpRequest, pk: int) -> HttpResponse:
                     waive_late_fee=form.cleaned_data.get("waive_late_fee", False),
                     waive_missing_pieces=form.cleaned_data.get("waive_missing_pieces", False),
                     keep_back=any(extra.keeps_copy() for extra in extras),
+                    site=chosen_desk_site(request),
                 )
                 said = [extra.apply(result=result, staff=request.user) for extra in extras]
         except ValidationError as error:
@@ -122,6 +124,19 @@ def _announce_return(request: HttpRequest, result: services.ReturnResult) -> Non
         messages.warning(request, text % {"pieces": pieces})
     _announce_money(request, result)
     _announce_hold(request, result.hold)
+    if result.transfer is not None and result.transfer.hold_id is None:
+        messages.warning(
+            request,
+            _(
+                "Cet exemplaire n'est pas de ce site : mettez « %(game)s » (%(barcode)s) de côté, à envoyer à %(site)s."
+            )
+            % {
+                "game": loan.copy.game.title,
+                "barcode": loan.copy.barcode,
+                "site": result.transfer.to_site.name,
+            },
+            extra_tags="hold",
+        )
     if result.waiting is not None:
         if result.kept_back:
             text = _(

@@ -29,10 +29,11 @@ from .desk import (
     _lock_game_and_copy,
     _refuse,
     copy_set_completeness,
+    copy_settle,
     short_date,
 )
 from .loan_rules import deposits_give_back
-from .models import Hold, Loan, MissingPiece
+from .models import Hold, Loan, MissingPiece, Transfer
 from .playable import copy_playable_store
 
 
@@ -53,6 +54,8 @@ class ReturnResult:
     kept_back: bool = False
     # The deposits given back with the copy (its kind asks one: loans/loan_rules.py).
     deposits: list[Entry] = field(default_factory=list)
+    # The copy's journey when it came back at another site than its own (home, or to a family's site).
+    transfer: Transfer | None = None
 
 
 @dataclass
@@ -153,6 +156,7 @@ def loan_return(
     waive_late_fee: bool = False,
     waive_missing_pieces: bool = False,
     keep_back: bool = False,
+    site: int | None = None,
 ) -> ReturnResult:
     """Take a copy back after its pieces were checked.
 
@@ -161,6 +165,8 @@ def loan_return(
     A copy that can go out again is set aside for the first waiting hold, unless the clerk `keep_back`s it
     (another app takes it in the same transaction: a repair) or another app keeps it (a kit's copy). The
     membership type's fees are charged, or recorded as waived; pieces that came back are credited back.
+    `site`: the desk's site, when it is not the copy's own (loans/transfers.py: the copy goes home or
+    stays, as its site says).
     """
     loan = _LOCKED_LOAN.get(loan.pk)
     if not loan.is_open:
@@ -171,7 +177,6 @@ def loan_return(
         )
     copy = _lock_game_and_copy(loan.copy_id)
     loan.copy = copy  # the answer shows the locked copy and its game: no second read
-    game = copy.game
     now = timezone.now()
 
     check = pieces_check_record(
@@ -199,14 +204,7 @@ def loan_return(
     copy_set_completeness(copy, complete=not pieces_missing or playable_anyway)
     copy_playable_store(copy)  # the table sizes an incomplete copy still allows, for the search
     kept = keep_back or (copy.status_allows_lending and _elsewhere(copy) is not None)
-    if copy.status_allows_lending and not kept:
-        # The game row is locked: when no hold takes the copy, no family is waiting for the game.
-        hold, waiting = _hold_serve_next(copy=copy, now=now), None
-    else:
-        hold = None
-        waiting = (
-            Hold.objects.waiting().filter(game=game).select_related("member").order_by("position").first()
-        )
+    hold, waiting, transfer = _copy_back(copy, site=site, now=now, staff=staff, keep_back=kept)
     return ReturnResult(
         loan=loan,
         hold=hold,
@@ -216,6 +214,7 @@ def loan_return(
         credits=credits,
         kept_back=kept,
         deposits=deposits,
+        transfer=transfer,
     )
 
 
@@ -237,6 +236,35 @@ def _close_loan(
     loan.returned_at = now
     loan.returned_by = staff
     loan.save(update_fields=["returned_at", "returned_by", "return_check"])
+
+
+def _copy_back(
+    copy: Copy, *, site: int | None, now: datetime.datetime, staff: AbstractBaseUser, keep_back: bool
+) -> tuple[Hold | None, Hold | None, Transfer | None]:
+    """Where a returned copy goes: the hold it now serves, the first family left waiting (a copy that
+    cannot go out, or kept back), and its journey when it came back at another site than its own."""
+    transfer = None
+    if keep_back:
+        hold = None
+    elif site not in (None, copy.location_id):
+        # Back at another site than its own: a family waiting takes it, else it goes home or stays.
+        hold = copy_settle(copy=copy, site=site, now=now, staff=staff)
+        transfer = Transfer.objects.open().filter(copy=copy).select_related("to_site").first()
+    elif copy.status_allows_lending:
+        # The game row is locked: when no hold takes the copy, no family is waiting for the game.
+        hold = _hold_serve_next(copy=copy, now=now)
+    else:
+        hold = None
+    waiting = None
+    if hold is None and (keep_back or not copy.status_allows_lending):
+        waiting = (
+            Hold.objects.waiting()
+            .filter(game=copy.game)
+            .select_related("member")
+            .order_by("position")
+            .first()
+        )
+    return hold, waiting, transfer
 
 
 def late_fee_due(loan: Loan, membership_type: MembershipType, on: datetime.date | None = None) -> Decimal:

@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from catalogue.models import Component
+from catalogue.models import Component, Location
 from ledger.models import Entry, Method
 from ludotheque.api import FieldsOnceMixin
 from members.models import HouseholdMember, Member
@@ -155,6 +155,10 @@ class LoanReturnSerializer(serializers.Serializer):
     # The fees a return proposes (the membership type's, none by default) are charged unless waived.
     waive_late_fee = serializers.BooleanField(required=False, default=False)
     waive_missing_pieces = serializers.BooleanField(required=False, default=False)
+    # The desk's site, when it is not the copy's own: the copy goes home or stays (loans/transfers.py).
+    site = serializers.PrimaryKeyRelatedField(
+        queryset=Location.objects.all(), required=False, allow_null=True, default=None
+    )
 
 
 class LoanLostSerializer(serializers.Serializer):
@@ -194,8 +198,11 @@ class HoldSerializer(serializers.ModelSerializer):
     # A plain string in the schema: an enum named "status" would collide with the catalogue's copy
     # status (drf-spectacular warns, and `check --deploy` fails on warnings).
     status = serializers.CharField(
-        read_only=True, help_text="waiting | ready (copy set aside) | fulfilled | cancelled | expired"
+        read_only=True,
+        help_text="waiting | transit (a copy on its way to the pick-up site) | ready (copy set aside) | "
+        "fulfilled | cancelled | expired",
     )
+    pickup_site_name = serializers.CharField(source="pickup_site.name", read_only=True, default=None)
 
     class Meta:
         model = Hold
@@ -209,6 +216,8 @@ class HoldSerializer(serializers.ModelSerializer):
             "status",
             "created_at",
             "barcode",
+            "pickup_site",
+            "pickup_site_name",
             "ready_until",
             "closed_at",
         ]
@@ -216,4 +225,8 @@ class HoldSerializer(serializers.ModelSerializer):
         # hold_create refuses a second active hold with a clear message; no generic unique validator.
         validators = []
         # A hold is made for a family; only an anonymised one has none.
-        extra_kwargs = {"member": {"allow_null": False, "required": True}}
+        extra_kwargs = {
+            "member": {"allow_null": False, "required": True},
+            # Empty: the family's usual site (loans/holds.py, usual_site).
+            "pickup_site": {"required": False},
+        }

@@ -9,6 +9,7 @@ from . import (
     lockouts,
     renewal_views,
     return_views,
+    transfer_views,
     views,
 )
 
@@ -40,6 +41,11 @@ urlpatterns = [
         booking_views.desk_booking_cancel,
         name="desk-booking-cancel",
     ),
+    path("comptoir/transferts/", transfer_views.transfer_desk, name="transfer-desk"),
+    path("comptoir/transferts/envoyer/", transfer_views.transfer_send, name="transfer-send"),
+    path("comptoir/transferts/reception/", transfer_views.transfer_receive, name="transfer-receive"),
+    path("comptoir/transferts/envoi-groupe/", transfer_views.shipment_create, name="shipment-create"),
+    path("comptoir/transferts/historique/", transfer_views.transfer_history, name="transfer-history"),
     path("comptoir/incomplets/", list_views.incomplete_list, name="incomplete-list"),
     path(
         "comptoir/pieces-manquantes/<int:pk>/rapportee/",

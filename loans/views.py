@@ -40,6 +40,22 @@ def _announce_hold(request: HttpRequest, hold: Hold | None) -> None:
     """Tell the clerk, loud and clear, that a copy must go on the reservations shelf."""
     if hold is None:
         return
+    if hold.status == Hold.Status.TRANSIT:
+        messages.warning(
+            request,
+            _(
+                "Réservation : « %(game)s » (%(barcode)s) part pour %(site)s, où %(family)s le retirera : "
+                "mettez-le de côté avec les transferts à envoyer."
+            )
+            % {
+                "game": hold.game.title,
+                "barcode": hold.copy.barcode,
+                "site": hold.pickup_site.name,
+                "family": hold.member.name,
+            },
+            extra_tags="hold",
+        )
+        return
     messages.warning(
         request,
         _(
@@ -103,7 +119,7 @@ def _render_member(
     status: int = 200,
 ) -> HttpResponse:
     loans = list(member.loans.open().select_related("copy__game", "copy__kind").order_by("due_on", "pk"))
-    holds = list(member.holds.active().select_related("game", "copy").with_queue_rank())
+    holds = list(member.holds.active().select_related("game", "copy", "pickup_site").with_queue_rank())
     entries = Entry.objects.filter(member=member)
     late = [loan for loan in loans if loan.is_overdue()]
     balance = entries.balance()
@@ -134,7 +150,7 @@ def _render_member(
         "quota_left": member.quota_left(len(loans)),
         "kind_rules": _kind_rules(member, loans),
         "ready_holds": [hold for hold in holds if hold.status == Hold.Status.READY],
-        "waiting_holds": [hold for hold in holds if hold.status == Hold.Status.WAITING],
+        "waiting_holds": [hold for hold in holds if hold.status != Hold.Status.READY],
         "history": member.loans.returned().select_related("copy__game").order_by("-returned_at")[:10],
         "lend_form": lend_form or LendForm(),
         "hold_form": hold_form or HoldForm(),
@@ -274,13 +290,21 @@ def hold_create(request: HttpRequest, pk: int) -> HttpResponse:
     form = HoldForm(request.POST)
     if form.is_valid() and not form.cleaned_data["set_aside"]:
         game = form.cleaned_data["game"]
-        on_shelf = Copy.objects.filter(game=game).available().order_by("barcode").first()
+        copies = Copy.objects.filter(game=game).available().order_by("barcode")
+        if form.cleaned_data["pickup_site"] is not None:
+            copies = copies.filter(location=form.cleaned_data["pickup_site"])
+        on_shelf = copies.first()
         if on_shelf is not None:
             # No need to reserve what the family can take home now: say so, offer to lend it.
             return _render_member(request, member, shelf_offer={"game": game, "copy": on_shelf})
     if form.is_valid():
         try:
-            hold = services.hold_create(game=form.cleaned_data["game"], member=member, staff=request.user)
+            hold = services.hold_create(
+                game=form.cleaned_data["game"],
+                member=member,
+                staff=request.user,
+                pickup_site=form.cleaned_data["pickup_site"],
+            )
         except ValidationError as error:
             add_refusal(form, error, {"game": "game", "member": None})
         else:

@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from catalogue.models import Copy, Game, Location
+from loans.transfer_demo import load_transfers
 from opening.demo import WEEK
 from opening.models import OpeningHours
 
@@ -30,6 +31,15 @@ CONFLICT_ID = uuid.UUID("6f1d0a52-5a7e-4c57-9a57-1d0b05b11001")
 
 
 def load(*, stdout) -> None:
+    _load_bus(stdout=stdout)
+    # The sites' transfers (the annex) come last: the other demos lend and return the main site's
+    # copies first (loans/transfer_demo.py).
+    volunteer = get_user_model().objects.filter(username="benevole").first()
+    if volunteer is not None:
+        load_transfers(staff=volunteer, stdout=stdout)
+
+
+def _load_bus(*, stdout) -> None:
     volunteer = get_user_model().objects.filter(username="benevole").first()
     if volunteer is None or Location.objects.filter(name=SITE["name"]).exists():
         return

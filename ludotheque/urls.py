@@ -14,7 +14,7 @@ from events import api as events_api
 from kits import api as kits_api
 from ledger import api as ledger_api
 from loans import api as loans_api
-from loans import booking_api
+from loans import booking_api, transfer_api
 from ludotheque.login import LoginView, LogoutView
 from members.passwords import PasswordResetView
 from repairs import api as repairs_api
@@ -31,6 +31,8 @@ router.register("members", loans_api.MemberViewSet, basename="member")
 router.register("loans", loans_api.LoanViewSet, basename="loan")
 router.register("holds", loans_api.HoldViewSet, basename="hold")
 router.register("date-bookings", booking_api.DateBookingViewSet, basename="date-booking")
+router.register("transfers", transfer_api.TransferViewSet, basename="transfer")
+router.register("shipments", transfer_api.ShipmentViewSet, basename="shipment")
 router.register("ledger", ledger_api.EntryViewSet, basename="ledger-entry")
 router.register("events", events_api.EventViewSet, basename="event")
 router.register("event-bookings", events_api.BookingViewSet, basename="event-booking")

@@ -73,6 +73,8 @@ class Planned:
     def location_id(self) -> int | None:
         if self.loan is not None:
             return self.loan.copy.location_id
+        if self.hold is not None and self.hold.pickup_site_id is not None:
+            return self.hold.pickup_site_id
         if self.hold is not None and self.hold.copy_id is not None:
             return self.hold.copy.location_id
         if self.date_booking is not None:
@@ -142,8 +144,16 @@ def _plan_holds(plan: dict, types: dict[int, MembershipType], today: datetime.da
             ready_told=Exists(told.filter(kind=Kind.HOLD_READY)),
             expiring_told=Exists(told.filter(kind=Kind.HOLD_EXPIRING)),
         )
-        .select_related("game", "copy")
-        .only("member_id", "ready_at", "ready_until", "game__title", "copy__barcode", "copy__location")
+        .select_related("game", "copy", "pickup_site")
+        .only(
+            "member_id",
+            "ready_at",
+            "ready_until",
+            "pickup_site__name",
+            "game__title",
+            "copy__barcode",
+            "copy__location",
+        )
         .order_by("ready_until", "pk")
     )
     for hold in holds:
@@ -167,7 +177,7 @@ def _plan_holds_without_copy(plan: dict) -> None:
         .exclude(Exists(served))
         .exclude(Exists(NoticeItem.objects.filter(hold=OuterRef("pk"), kind=Kind.HOLD_NO_COPY)))
         .select_related("game")
-        .only("member_id", "created_at", "copy_id", "game__title")
+        .only("member_id", "created_at", "copy_id", "pickup_site_id", "game__title")
         .order_by("pk")
     )
     for hold in holds:

@@ -85,9 +85,7 @@ def history_anonymise(*, today: datetime.date) -> str:
     cutoff = _start_of(months_before(today, settings.HISTORY_RETENTION_MONTHS))
     counts = _anonymise(
         loans=Loan.objects.filter(returned_at__lt=cutoff),
-        holds=Hold.objects.filter(closed_at__lt=cutoff).exclude(
-            status__in=[Hold.Status.WAITING, Hold.Status.READY]
-        ),
+        holds=Hold.objects.filter(closed_at__lt=cutoff).exclude(status__in=Hold.Status.active()),
         membership_items=Q(about_date__lt=cutoff.date()),
         notices=Q(created_at__lt=cutoff),
     )

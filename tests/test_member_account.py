@@ -38,7 +38,7 @@ def test_a_family_sees_its_loans_with_their_due_dates(client, world):
 
 def test_a_family_sees_the_hold_ready_for_it_and_its_past_loans(bidule, world):
     html = bidule.get(reverse("loans:account")).content.decode()
-    assert "Quarto — <strong>prête : à retirer au comptoir avant le" in html
+    assert "Quarto — <strong>prête : à retirer à Maison des Enfants avant le" in html
     assert "Jeux déjà rendus" in html and "Biblios" in html
     # Nothing of the Tartempion family, even the games it has that the Bidules wait for.
     assert "Tartempion" not in html and "Les colons de Catane" not in html

@@ -22,7 +22,16 @@ PLACES = {
     "in repair": "SELECT id FROM catalogue_copy WHERE status = 'in_repair'",
     "lost": "SELECT id FROM catalogue_copy WHERE status = 'lost'",
     "withdrawn": "SELECT id FROM catalogue_copy WHERE status = 'withdrawn'",
+    # Between two sites (to send, or on its way): its open transfer line says where (loans/transfers.py).
+    "in transit": "SELECT id FROM catalogue_copy WHERE status = 'in_transit'",
 }
+
+# A copy in transit has exactly one open transfer line, and a copy with an open line is in transit.
+TRANSIT_MISMATCH_SQL = """
+    SELECT c.id FROM catalogue_copy c
+    LEFT JOIN loans_transfer t ON t.copy_id = c.id AND t.received_at IS NULL
+    WHERE (c.status = 'in_transit') <> (t.id IS NOT NULL)
+"""
 
 # What a family owes, from the raw entries: charges (unless waived) and refunds up; payments and
 # cashed deposits down (the ledger's rule, written again here in SQL).
@@ -145,6 +154,9 @@ class Checks:
         twice = {copy: where for copy, where in places.items() if len(where) > 1}
         if twice:
             raise Breach(f"copies: in more than one place: {dict(list(twice.items())[:3])}")
+        adrift = [copy for (copy,) in rows(TRANSIT_MISMATCH_SQL)]
+        if adrift:
+            raise Breach(f"copies: in transit without their open transfer line, or the reverse: {adrift[:5]}")
         open_loans = {loan for (loan,) in rows("SELECT id FROM loans_loan WHERE returned_at IS NULL")}
         if open_loans != set(self.run.loans):
             raise Breach(
@@ -160,7 +172,10 @@ class Checks:
             raise Breach(
                 f"copies: {orphans} loans without copy or family, {lost} lost for {self.run.counts['games lost']}"
             )
-        self.passed("copies: each in one place, the loans the desk made, none without copy or family")
+        self.passed(
+            "copies: each in one place (in transit: one open line), the loans the desk made, none without "
+            "copy or family"
+        )
 
     def holds(self, day: datetime.date) -> None:
         two = rows(

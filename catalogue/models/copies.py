@@ -93,6 +93,9 @@ class Copy(models.Model):
         LOST = "lost", _("Perdu")
         WITHDRAWN = "withdrawn", _("Retiré des collections")
         NOT_FOR_LOAN = "not_for_loan", _("Exclu du prêt")
+        # Between two sites (a hold collected elsewhere, a return sent home, a crate): in exactly one
+        # place, the transfer's (loans/transfers.py), neither on a shelf nor lendable.
+        IN_TRANSIT = "in_transit", _("En transit")
 
         @classmethod
         def lendable(cls) -> list[str]:
@@ -100,8 +103,8 @@ class Copy(models.Model):
 
         @classmethod
         def in_circulation(cls) -> list[str]:
-            """Lendable now or once repaired or completed: families may queue for them."""
-            return [cls.ON_SHELF, cls.IN_REPAIR, cls.INCOMPLETE]
+            """Lendable now or once repaired, completed or arrived: families may queue for them."""
+            return [cls.ON_SHELF, cls.IN_REPAIR, cls.INCOMPLETE, cls.IN_TRANSIT]
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="copies", verbose_name=_("jeu"))
     cote = models.CharField(_("cote"), max_length=40)

@@ -16,6 +16,21 @@ class Location(models.Model):
     # How families reach the site: the home page's « Devenir membre » shows them beside its hours.
     phone = models.CharField(_("téléphone"), max_length=40, blank=True)
     email = models.EmailField(_("e-mail"), blank=True)
+    # Where a family may collect a hold (a store room does not lend).
+    lends = models.BooleanField(
+        _("prête des jeux"),
+        default=True,
+        help_text=_("Les familles peuvent y retirer une réservation."),
+    )
+    # What becomes of this site's copies returned at another site (loans/transfers.py).
+    returns_home = models.BooleanField(
+        _("ses jeux rendus ailleurs lui reviennent"),
+        default=True,
+        help_text=_(
+            "Coché : un exemplaire de ce site rendu sur un autre site lui est renvoyé (en transit). "
+            "Décoché : il reste là où il a été rendu et y est désormais rangé."
+        ),
+    )
 
     class Meta:
         ordering = ["name"]

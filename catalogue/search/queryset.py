@@ -64,7 +64,8 @@ class GameSearchMixin:
 
         `shelf_site` (the first site, by name, with a copy a family can take now), `shelf_sites` (how
         many sites have one), `next_due_on` (the earliest return date of the copies out on loan) and
-        `lendable_count` (copies whose status allows lending, out or set aside included):
+        `lendable_count` (copies whose status allows lending, out or set aside included), `in_transit`
+        (a copy travels between two sites):
         subqueries of the same query, never one query per game (see `includes/shelf_status.html`).
         """
         from ..models import Copy
@@ -82,6 +83,7 @@ class GameSearchMixin:
             shelf_sites=Coalesce(Subquery(sites, output_field=models.IntegerField()), 0),
             next_due_on=Subquery(out.values("due")[:1]),
             lendable_count=_count(Copy.objects.lendable().filter(game=OuterRef("pk"))),
+            in_transit=Exists(Copy.objects.filter(game=OuterRef("pk"), status=Copy.Status.IN_TRANSIT)),
         )
 
     def with_tag_names(self):

@@ -135,6 +135,8 @@ def shelf_status(game) -> str:
                 counter=others,
             )
         return _translated(_("En rayon à %(site)s"), site=game.shelf_site)
+    if getattr(game, "in_transit", False):
+        return _translated(_("En transit entre deux sites"))
     if game.next_due_on:
         if late := late_since(game.next_due_on):
             return _translated(

@@ -9,6 +9,9 @@ from members.models import Member, MembershipType
 from opening.models import Weekday
 from opening.schedule import site_calendars
 
+from ..holds import usual_site
+from ..transfer_forms import PickupSiteForm
+
 register = template.Library()
 
 
@@ -37,11 +40,16 @@ def hold_offer(context, game) -> dict:
         # Giant games are booked for dates, not queued for (loans/bookings.py).
         return {"show": True, "date_bookable": True, "game": game}
     copies = Copy.objects.filter(game=game)
+    usual = usual_site(member)
+    available = copies.available()
     return {
         "show": True,
         "game": game,
         "lendable": copies.in_circulation().exists(),
-        "on_shelf": copies.available().exists(),
+        "on_shelf": available.filter(location=usual).exists() if usual else available.exists(),
+        "on_shelf_elsewhere": available.exists(),
+        "usual_site": usual,
+        "pickup_form": PickupSiteForm(initial={"pickup_site": usual}, auto_id="pickup_%s"),
         "hold": member.holds.active().filter(game=game).first(),
         "borrowed": member.loans.open().filter(copy__game=game).exists(),
         "csrf_token": context.get("csrf_token"),
