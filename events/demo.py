@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from catalogue.models import Game, Location
-from members.models import Member
+from members.models import Member, MembershipType
 
 from . import services
 from .models import Booking, Event
@@ -25,11 +25,13 @@ def load(*, stdout) -> None:
     # Families whose membership is valid through the tournament (a members' event).
     valid_until = timezone.localdate() + datetime.timedelta(days=15)
     families = list(
-        Member.objects.filter(erased_at__isnull=True, membership_expiry__gte=valid_until).order_by(
-            "card_barcode"
-        )[:5]
+        Member.objects.filter(
+            erased_at__isnull=True,
+            membership_expiry__gte=valid_until,
+            membership_type__kind=MembershipType.Kind.FAMILY,
+        ).order_by("card_barcode")[:3]
     )
-    if location is None or volunteer is None or len(families) < 4 or Event.objects.exists():
+    if location is None or volunteer is None or len(families) < 3 or Event.objects.exists():
         return
     today = timezone.localdate()
     saturday = today + datetime.timedelta(days=(5 - today.weekday()) % 7 or 7)
@@ -66,7 +68,7 @@ def load(*, stdout) -> None:
     tournament.games.set(games[:1])
     services.booking_create(event=tournament, member=families[0], children=1, adults=1, staff=volunteer)
     services.booking_create(event=tournament, member=families[1], children=2, adults=0, staff=volunteer)
-    services.booking_create(event=tournament, member=families[3], children=1, adults=1, staff=volunteer)
+    services.booking_create(event=tournament, member=families[2], children=1, adults=1, staff=volunteer)
 
     past_day = today - datetime.timedelta(days=30)
     giant = Event.objects.create(
