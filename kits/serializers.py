@@ -1,5 +1,6 @@
 """The kits' API: a kit with its copies and where it is; lending it and taking it back."""
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from members.models import Member
@@ -56,7 +57,8 @@ class KitSerializer(serializers.ModelSerializer):
             "on_loan",
         ]
 
-    def get_on_loan(self, kit: Kit) -> KitLoanSerializer | None:
+    @extend_schema_field(KitLoanSerializer(allow_null=True))
+    def get_on_loan(self, kit: Kit) -> dict | None:
         loans = kit.open_loans
         return KitLoanSerializer(loans[0]).data if loans else None
 
