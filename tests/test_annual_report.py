@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from catalogue.forms import CopyForm
 from catalogue.models import Copy, Location
+from kits import demo as demo_kits
 from loans import demo as demo_loans
 from loans.models import Loan
 from members import demo as demo_families
@@ -305,6 +306,10 @@ def test_the_demo_year_counted_from_its_declarations(demo):
         if lent.get("incomplete_return")
         or any((today - datetime.timedelta(days=days)).year == today.year for _barcode, days in lent["loans"])
     }
+    # The kits demo's school (a group borrower, kits/demo.py) borrowed with its kit this year: it counts.
+    school = demo_kits.SCHOOL["card_barcode"]
+    if Loan.objects.filter(member__card_barcode=school, lent_at__year=today.year).exists():
+        borrowed.add(school)
     came = set(
         Visit.objects.filter(session__opened_at__year=today.year, member__isnull=False).values_list(
             "member__card_barcode", flat=True
@@ -317,8 +322,11 @@ def test_the_demo_year_counted_from_its_declarations(demo):
         if label not in ("Ont emprunté un jeu", "Sont venues jouer sur place")
         for card in Member.objects.filter(pk__in=ids).values_list("card_barcode", flat=True)
     }
+    groups = [{"card_barcode": school, "household": []}] if school in borrowed else []
     served = [
-        family for family in demo_families.FAMILIES if family["card_barcode"] in borrowed | came | others
+        family
+        for family in demo_families.FAMILIES + groups
+        if family["card_barcode"] in borrowed | came | others
     ]
     ages = [today.year - year for family in served for _name, year in family["household"]]
     figures = tables(today.year)
@@ -330,7 +338,8 @@ def test_the_demo_year_counted_from_its_declarations(demo):
         sum(low <= age <= (high if high is not None else 200) for age in ages)
         for low, high, _label in AGE_GROUPS
     ]
-    assert figures["adherents"].rows[0][1] == len(demo_families.FAMILIES)  # all registered by load_demo today
+    # All registered by load_demo today: the families and the school.
+    assert figures["adherents"].rows[0][1] == len(demo_families.FAMILIES) + 1
 
 
 def test_the_demo_anonymised_loan_counts_in_its_year_and_nothing_else_is_that_old(demo):

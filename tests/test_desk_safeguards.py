@@ -131,7 +131,7 @@ def test_a_copy_scanned_in_the_card_box_opens_its_return_or_says_where_it_stands
     response = desk.get(reverse("loans:desk"), {"code": "90468"})
     assert response["Location"] == return_url(world["late"])
     page = text_of(desk.get(reverse("loans:desk"), {"code": "90408"}))
-    assert "« Quarto » (90408) n'est pas en prêt" in page and "mis de côté pour Sam Bidule" in page
+    assert "« Quarto » (90408, Jeu) n'est pas en prêt" in page and "mis de côté pour Sam Bidule" in page
 
 
 # Holds at the desk.

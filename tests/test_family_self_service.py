@@ -73,10 +73,10 @@ def test_a_game_on_the_shelf_says_come_and_borrow_it(family, alex):
     game = make_game("Quarto")
     make_copy(game, "Q1")
     html = family.get(game.get_absolute_url()).content.decode()
-    assert "En rayon : venez l'emprunter." in html
+    assert "En rayon à Maison des Enfants : venez l'emprunter." in html
     assert reverse("loans:account-hold-create", args=[game.pk]) not in html
     response = reserve(family, game)
-    assert "est en rayon : venez l'emprunter" in messages_of(response)
+    assert "est en rayon à Maison des Enfants : venez l'emprunter" in messages_of(response)
     assert response.redirect_chain[-1][0] == game.get_absolute_url()
     assert not Hold.objects.exists()
 

@@ -69,6 +69,7 @@ def test_a_librarian_sets_the_fees_of_a_membership_type(admin_client):
         reverse("admin:members_membershiptype_add"),
         {
             "name": "Famille (1 an)",
+            "kind": "family",
             "duration_days": 365,
             "price": "25",
             "loan_quota": 4,

@@ -100,8 +100,8 @@ def test_a_tour_with_the_network_cut_lands_once_with_its_conflicts(page, live_se
     )
 
     journal = page.locator("#tour-journal li")
-    assert journal.count() == 7
-    assert page.locator("#tour-journal .offline-mark").count() == 7
+    expect(journal).to_have_count(7)
+    expect(page.locator("#tour-journal .offline-mark")).to_have_count(7)
     expect(journal.first).to_contain_text("hors ligne — à envoyer")
     assert not OfflineAction.objects.exists()  # nothing reached the server
 

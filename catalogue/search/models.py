@@ -53,3 +53,24 @@ class SearchWord(models.Model):
 
     def __str__(self) -> str:
         return self.word
+
+
+# A flush (`manage.py flush`, a transactional test's teardown) empties the managed tables only: these
+# would keep the words and postings of games that are gone, and a later search would read them.
+EMPTY_WHEN_NO_GAME = """
+DO $$ BEGIN
+    IF NOT EXISTS (SELECT FROM catalogue_game) THEN
+        TRUNCATE catalogue_search_posting, catalogue_search_word;
+    END IF;
+END $$"""
+
+
+def empty_after_a_flush(sender, using: str, **kwargs) -> None:
+    """After the catalogue's post_migrate (emitted after a migration and after a flush): a catalogue
+    without games has no search words or postings. A catalogue with games keeps them all."""
+    from django.db import connections
+
+    connection = connections[using]
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(EMPTY_WHEN_NO_GAME)
