@@ -95,8 +95,11 @@ def _renew_membership(run, clerk: Client, member_id: int, site: int) -> None:
         return
     price = run.world.types[kind]["price"]
     run.book_add(member_id, price)
-    run.book_add(member_id, -price)
-    run.cash_add(site, price)
+    # As the desk does (ledger.services.membership_renew): a family with a credit pays only the rest.
+    due = min(price, run.book_owed(member_id))
+    if due > 0:
+        run.book_add(member_id, -due)
+        run.cash_add(site, due)
     run.count("memberships renewed")
 
 
