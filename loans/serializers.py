@@ -82,6 +82,18 @@ class MemberSerializer(serializers.ModelSerializer):
                 {"membership_expiry": _("L'adhésion ne peut pas finir avant d'avoir commencé.")},
                 code="membership_dates",
             )
+        # A group borrows through its contact person, as the admin and the desk require (Member.clean).
+        kind = attrs.get("membership_type", getattr(self.instance, "membership_type", None))
+        contact = attrs.get("contact_name", getattr(self.instance, "contact_name", ""))
+        if kind is not None and kind.is_group and not contact.strip():
+            raise serializers.ValidationError(
+                {
+                    "contact_name": _(
+                        "Une collectivité a une personne de contact : l'enseignant, l'éducateur…"
+                    )
+                },
+                code="group_without_contact",
+            )
         return attrs
 
 

@@ -11,6 +11,7 @@ from rest_framework.authtoken.models import Token
 from catalogue.models import Copy
 from loans import services
 from loans.models import Hold, Loan, MissingPiece
+from members.models import MembershipType
 from tests.loan_helpers import make_copy, make_desk_world, make_game, make_member, make_membership_type
 
 pytestmark = pytest.mark.django_db
@@ -246,6 +247,28 @@ def test_creating_a_member_and_refusing_a_duplicate_card(api, world):
     response = post(api, "/api/members/", data | {"card_barcode": "M0101", "membership_expiry": "2025-01-01"})
     assert response.status_code == 400
     assert response.json()["membership_expiry"] == ["L'adhésion ne peut pas finir avant d'avoir commencé."]
+
+
+def test_a_group_created_through_the_api_needs_its_contact_person(api, world):
+    school = make_membership_type(name="Collectivité", kind=MembershipType.Kind.GROUP)
+    data = {
+        "card_barcode": "C0100",
+        "name": "École du Centre — CP",
+        "membership_type": school.pk,
+        "membership_start": "2026-09-01",
+        "membership_expiry": "2027-06-30",
+    }
+    response = post(api, "/api/members/", data)
+    assert response.status_code == 400
+    assert response.json()["contact_name"] == [
+        "Une collectivité a une personne de contact : l'enseignant, l'éducateur…"
+    ]
+    response = post(api, "/api/members/", data | {"contact_name": "M. Lambert"})
+    assert response.status_code == 201 and response.json()["contact_name"] == "M. Lambert"
+    response = api.patch(
+        f"/api/members/{response.json()['id']}/", {"contact_name": " "}, content_type="application/json"
+    )
+    assert response.status_code == 400 and "contact_name" in response.json()
 
 
 def test_holds_through_the_api(api, world):
