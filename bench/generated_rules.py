@@ -6,14 +6,15 @@ On a database made by bench/generate.py (its name contains `bench`):
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/ludo_bench .venv/bin/python bench/generated_rules.py
 
 First `generate_rule_pages` as a librarian would run it after a bulk load (timed), then once more (it
-must write nothing); then `--requests` requests of each kind, in process (Django's test client, no
-server), over `--titles` generated titles drawn at random, after a warm-up: wall-time p50/p95/max and
-the SQL's p50 per kind. The notice and the game page are measured the same way, so the rules pages
-compare with their targets (bench/README.md, « Search »: a notice ≤ 8 ms, a game's page ≤ 15 ms, p95).
+must write nothing); then `--requests` requests of each kind over HTTP, as
+bench/search.py measures the notice (gunicorn, `DEBUG` off, one request at a time, the kinds shuffled),
+over `--titles` generated titles drawn at random, after a warm-up: wall-time p50/p95/max and the SQL's
+p50 per kind (`Server-Timing`). The notice and the game page are measured the same way, so the rules
+pages compare with their targets (bench/README.md, « Search »: a notice ≤ 8 ms, a game's page ≤ 15 ms, p95).
 """
 
 import argparse
-import gc
+import http.client
 import os
 import random
 import statistics
@@ -28,47 +29,11 @@ import django  # noqa: E402
 
 django.setup()
 
-from django.conf import settings  # noqa: E402
-from django.db import connection  # noqa: E402
-from django.test import Client  # noqa: E402
-
 from bench.machine import describe  # noqa: E402
+from bench.search import get, percentile, serve  # noqa: E402
+from bench.yearsim.server import free_port  # noqa: E402
 from rules.models import RulePage  # noqa: E402
 from rules.pages.generate import rule_pages_generate  # noqa: E402
-
-
-class SqlTimer:
-    """The time the database took during one request (connection.execute_wrapper)."""
-
-    def __init__(self):
-        self.seconds = 0.0
-        self.queries = 0
-
-    def __call__(self, execute, sql, params, many, context):
-        self.queries += 1
-        began = time.perf_counter()
-        try:
-            return execute(sql, params, many, context)
-        finally:
-            self.seconds += time.perf_counter() - began
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
-
-
-def timed(client: Client, urls: list[str], requests: int) -> tuple[list[float], list[float], set[int], int]:
-    walls, sqls, statuses, queries = [], [], set(), 0
-    for index in range(requests):
-        timer = SqlTimer()
-        with connection.execute_wrapper(timer):
-            began = time.perf_counter()
-            statuses.add(client.get(urls[index % len(urls)]).status_code)
-            walls.append((time.perf_counter() - began) * 1000)
-        sqls.append(timer.seconds * 1000)
-        queries = timer.queries
-    return walls, sqls, statuses, queries
 
 
 def main() -> None:
@@ -86,7 +51,6 @@ def main() -> None:
     again = rule_pages_generate()
     print(f"again: {again.line()} in {time.perf_counter() - began:.1f} s")
 
-    settings.ALLOWED_HOSTS = ["*"]
     rng = random.Random(args.seed)
     pages = list(
         RulePage.objects.filter(generated=True)
@@ -107,15 +71,35 @@ def main() -> None:
             for page in sample
         ],
     }
-    client = Client()
-    gc.freeze()  # as ludotheque/wsgi.py does in production
-    print(f"{'kind':24} {'p50':>8} {'p95':>8} {'max':>8} {'sql p50':>8} queries status")
-    for kind, urls in kinds.items():
-        timed(client, urls, min(20, args.requests))  # warm-up: compiled statements, templates
-        walls, sqls, statuses, queries = timed(client, urls, args.requests)
+    # Over HTTP, as bench/search.py times the notice: gunicorn with DEBUG off, the kinds interleaved.
+    requests = [(kind, url) for kind, urls in kinds.items() for url in urls]
+    rng.shuffle(requests)
+    port = free_port()
+    server = serve(port)
+    try:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        for _, url in requests[: 20 * len(kinds)]:  # warm-up: compiled statements, templates
+            get(connection, url)
+        walls: dict[str, list[float]] = {kind: [] for kind in kinds}
+        sqls: dict[str, list[float]] = {kind: [] for kind in kinds}
+        statuses: dict[str, set[int]] = {kind: set() for kind in kinds}
+        for index in range(args.requests * len(kinds)):
+            kind, url = requests[index % len(requests)]
+            began = time.perf_counter()
+            status, _, sql = get(connection, url)
+            walls[kind].append((time.perf_counter() - began) * 1000)
+            sqls[kind].append(sql or 0.0)
+            statuses[kind].add(status)
+    finally:
+        server.terminate()
+        server.wait()
+    notice = percentile(walls["fiche d'un jeu (API)"], 0.95)
+    print(f"{'kind':24} {'p50':>8} {'p95':>8} {'max':>8} {'sql p50':>8} {'p95/notice':>10} status")
+    for kind in kinds:
+        p95 = percentile(walls[kind], 0.95)
         print(
-            f"{kind:24} {statistics.median(walls):6.1f} ms {percentile(walls, 0.95):6.1f} ms "
-            f"{max(walls):6.1f} ms {statistics.median(sqls):6.1f} ms {queries:7d} {sorted(statuses)}"
+            f"{kind:24} {statistics.median(walls[kind]):6.1f} ms {p95:6.1f} ms {max(walls[kind]):6.1f} ms "
+            f"{statistics.median(sqls[kind]):6.1f} ms {p95 / notice:10.1f} {sorted(statuses[kind])}"
         )
 
 
