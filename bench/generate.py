@@ -337,6 +337,7 @@ def generate(games: int, copies: int, members: int, loans: int, seed: int) -> No
     from django.core.management import call_command
     from django.db import connection
 
+    from catalogue.models.kinds import default_item_kind
     from ludotheque.history import ALLOW_TRUNCATE
 
     call_command("migrate", verbosity=0)
@@ -365,8 +366,8 @@ def generate(games: int, copies: int, members: int, loans: int, seed: int) -> No
 
         table(
             "catalogue_location",
-            ["id", "name", "address", "phone", "email"],
-            [(i + 1, n, "", "", "") for i, n in enumerate(SITES)],
+            ["id", "name", "address", "phone", "email", "lends", "returns_home"],
+            [(i + 1, n, "", "", "", True, True) for i, n in enumerate(SITES)],
         )
         # Every site opens Wednesday 14–18 and Saturday 10–12 and 14–17 (the demo's week).
         table(
@@ -427,6 +428,7 @@ def generate(games: int, copies: int, members: int, loans: int, seed: int) -> No
             "updated_at",
             "image",
             "loans_last_year",
+            "date_bookable",
         ]
         game_rows, authorships, credits, game_tags, game_langs, components = (
             Copier(cursor, "catalogue_game", game_cols),
@@ -476,6 +478,7 @@ def generate(games: int, copies: int, members: int, loans: int, seed: int) -> No
                 now,
                 "",
                 0,  # counted by the daily step once the loans are in
+                False,
             )
             for position, author in enumerate(
                 rng.sample(range(1, len(author_names) + 1), rng.choice([1, 1, 1, 2, 2, 3]))
@@ -531,9 +534,11 @@ def generate(games: int, copies: int, members: int, loans: int, seed: int) -> No
                 "created_at",
                 "updated_at",
                 "playable_tables",
+                "kind_id",
             ],
         )
         copy_status = {}
+        item_kind = default_item_kind()  # « Jeu », every copy's kind
         for copy_id, game_id in enumerate(sorted(copy_game), start=1):
             status = rng.choice(STATUSES)
             copy_status[copy_id] = (game_id, status)
@@ -551,6 +556,7 @@ def generate(games: int, copies: int, members: int, loans: int, seed: int) -> No
                 now,
                 now,
                 0,
+                item_kind,
             )
         copy_rows.flush()
         print(f"{copies} copies: {time.perf_counter() - started:.0f}s")
@@ -582,6 +588,7 @@ def generate(games: int, copies: int, members: int, loans: int, seed: int) -> No
                 "charge_lost_games",
                 "debt_limit",
                 "public",
+                "kind",
             ],
             [
                 (
@@ -606,6 +613,7 @@ def generate(games: int, copies: int, members: int, loans: int, seed: int) -> No
                     False,
                     "0",
                     True,
+                    "family",
                 )
             ],
         )
@@ -631,6 +639,9 @@ def generate(games: int, copies: int, members: int, loans: int, seed: int) -> No
                 "notes",
                 "created_at",
                 "calendar_token",
+                "contact_name",
+                "contact_phone",
+                "contact_email",
             ],
             [
                 (
@@ -647,6 +658,9 @@ def generate(games: int, copies: int, members: int, loans: int, seed: int) -> No
                     starts[i] + datetime.timedelta(days=365),
                     "",
                     now,
+                    "",
+                    "",
+                    "",
                     "",
                 )
                 for i in range(1, members + 1)
