@@ -1,29 +1,19 @@
 """The date bookings' API: staff book a copy or a title, see the clash as a 400 with its dates, cancel,
 and hand a booking out on its day; nobody else reads or writes them."""
 
-import datetime
-
 import pytest
-from django.utils import timezone
 
 from loans import services
 from loans.models import DateBooking
-from tests.loan_helpers import make_copy, make_game, make_member
+from tests.booking_helpers import day, make_bookable_game
+from tests.loan_helpers import make_member
 
 pytestmark = pytest.mark.django_db
 
 
-def day(offset: int) -> str:
-    return (timezone.localdate() + datetime.timedelta(days=offset)).isoformat()
-
-
 @pytest.fixture
 def giant():
-    game = make_game("Puissance 4 géant")
-    game.date_bookable = True
-    game.save()
-    make_copy(game, "G001")
-    return game
+    return make_bookable_game()
 
 
 @pytest.fixture
@@ -70,19 +60,19 @@ def test_bad_input_answers_400_per_field(api, giant):
 def test_cancel_then_hand_out(api, giant, staff_user):
     family = make_member("M0001", "Alex Tartempion")
     later = services.booking_create(
-        member=family, game=giant, starts_on=day_date(3), ends_on=day_date(4), user=staff_user
+        member=family, game=giant, starts_on=day(3), ends_on=day(4), user=staff_user
     )
     assert api.post(f"/api/date-bookings/{later.pk}/cancel/").json()["status"] == "cancelled"
     assert api.post(f"/api/date-bookings/{later.pk}/cancel/").status_code == 409
     today = DateBooking.objects.create(
         copy=giant.copies.get(),
         member=family,
-        starts_on=day_date(0),
-        ends_on=day_date(2),
+        starts_on=day(0),
+        ends_on=day(2),
         created_by=staff_user,
     )
     lent = api.post(f"/api/date-bookings/{today.pk}/hand-out/")
-    assert lent.status_code == 201 and lent.json()["due_on"] == day(2)
+    assert lent.status_code == 201 and lent.json()["due_on"] == day(2).isoformat()
     assert api.get(f"/api/date-bookings/{today.pk}/").json()["status"] == "lent"
 
 
@@ -91,7 +81,3 @@ def test_outsiders_get_nothing(client, outsider, giant):
     client.force_login(outsider)
     assert client.get("/api/date-bookings/").status_code == 403
     assert client.delete("/api/date-bookings/1/").status_code in (403, 405)
-
-
-def day_date(offset: int) -> datetime.date:
-    return timezone.localdate() + datetime.timedelta(days=offset)

@@ -2,34 +2,20 @@
 with the dates that clash (and no other family's name), it books free dates instead and sees them on
 its account; the desk's page lends today's booking in one click. The pages pass axe."""
 
-import datetime
-
 import pytest
-from django.utils import timezone
 
 from loans import services
 from loans.models import DateBooking, Loan
 from opening.schedule import weekday_date
 from tests.axe import PHONE, serious_violations, session_cookie
-from tests.loan_helpers import make_copy, make_family_user, make_game, make_member
-
-
-def day(offset: int) -> datetime.date:
-    return timezone.localdate() + datetime.timedelta(days=offset)
-
-
-def giant_game():
-    game = make_game("Puissance 4 géant")
-    game.date_bookable = True
-    game.save()
-    make_copy(game, "G001")
-    return game
+from tests.booking_helpers import day, make_bookable_game
+from tests.loan_helpers import make_family_user, make_member
 
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_a_family_on_a_phone_is_refused_overlapping_dates_with_the_clash_shown(page, live_server, staff_user):
-    game = giant_game()
+    game = make_bookable_game()
     services.booking_create(
         member=make_member("M0002", "Sam Bidule"),
         game=game,
@@ -70,7 +56,7 @@ def test_a_family_on_a_phone_is_refused_overlapping_dates_with_the_clash_shown(p
 def test_the_desk_lends_todays_booking_in_one_click_and_the_pages_pass_axe(
     browser, page, live_server, staff_user
 ):
-    game = giant_game()
+    game = make_bookable_game()
     family = make_member("M0001", "Alex Tartempion", user=make_family_user())
     DateBooking.objects.create(
         copy=game.copies.get(), member=family, starts_on=day(0), ends_on=day(2), created_by=staff_user

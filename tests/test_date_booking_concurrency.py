@@ -2,23 +2,17 @@
 on real PostgreSQL: each booking locks the game's row, then its copy, so one gets the dates and the
 other is refused with them; never two bookings of one copy on the same day."""
 
-import datetime
-
 import pytest
 from django.core.exceptions import ValidationError
-from django.utils import timezone
 
 from loans import services
 from loans.models import DateBooking, Loan
+from tests.booking_helpers import day
 from tests.loan_helpers import make_copy, make_game, make_member, run_at_once
 
 ROUNDS = 5
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgresql]  # row locks
-
-
-def day(offset: int) -> datetime.date:
-    return timezone.localdate() + datetime.timedelta(days=offset)
 
 
 def giant(title: str):

@@ -1,22 +1,16 @@
 """The day before a date booking's first day, the daily run reminds its family through a real SMTP
 server: once, in the family's language, only for bookings still to hand out."""
 
-import datetime
-
 import pytest
-from django.utils import timezone
 
 from loans import services
 from notices.models import NoticeItem
 from notices.services import notices_send
-from tests.loan_helpers import make_copy, make_game, make_member
+from tests.booking_helpers import day, make_bookable_game
+from tests.loan_helpers import make_member
 from tests.test_notice_smtp import smtp_server  # noqa: F401 — the real SMTP server fixture
 
 pytestmark = pytest.mark.django_db
-
-
-def day(offset: int) -> datetime.date:
-    return timezone.localdate() + datetime.timedelta(days=offset)
 
 
 def texts(mailbox) -> list[str]:
@@ -25,12 +19,7 @@ def texts(mailbox) -> list[str]:
 
 @pytest.fixture
 def giant():
-    game = make_game("Puissance 4 géant")
-    game.date_bookable = True
-    game.save()
-    make_copy(game, "G001")
-    make_copy(game, "G002")
-    return game
+    return make_bookable_game(barcodes=("G001", "G002"))
 
 
 def test_the_day_before_the_family_is_reminded_once_in_its_language(smtp_server, giant, staff_user):  # noqa: F811

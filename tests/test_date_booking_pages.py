@@ -1,30 +1,20 @@
 """The date bookings' pages: the desk books for a family, hands today's bookings out in one click and
 cancels; a family books a giant game from its page and cancels it from /compte/."""
 
-import datetime
-
 import pytest
-from django.utils import timezone
 
 from loans import services
 from loans.models import DateBooking, Loan
+from tests.booking_helpers import day, make_bookable_game
 from tests.conftest import text_of
-from tests.loan_helpers import make_copy, make_family_user, make_game, make_member
+from tests.loan_helpers import make_copy, make_family_user, make_member
 
 pytestmark = pytest.mark.django_db
 
 
-def day(offset: int) -> datetime.date:
-    return timezone.localdate() + datetime.timedelta(days=offset)
-
-
 @pytest.fixture
 def giant():
-    game = make_game("Puissance 4 géant")
-    game.date_bookable = True
-    game.save()
-    make_copy(game, "G001")
-    return game
+    return make_bookable_game()
 
 
 @pytest.fixture

@@ -6,30 +6,21 @@ import datetime
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 
 from catalogue.models import Copy
 from loans import services
 from loans.models import DateBooking, Hold, Loan
 from opening.models import Closure, OpeningHours
 from opening.schedule import weekday_date
+from tests.booking_helpers import day, make_bookable_game
 from tests.loan_helpers import make_copy, make_game, make_member
 
 pytestmark = pytest.mark.django_db
 
-TODAY = timezone.localdate
-
-
-def day(offset: int) -> datetime.date:
-    return TODAY() + datetime.timedelta(days=offset)
-
 
 @pytest.fixture
 def giant():
-    game = make_game("Puissance 4 géant")
-    game.date_bookable = True
-    game.save()
-    return game
+    return make_bookable_game(barcodes=())
 
 
 @pytest.fixture
