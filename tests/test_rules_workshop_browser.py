@@ -89,3 +89,17 @@ def test_a_librarian_completes_a_title_from_the_coverage_list_to_publish(page, l
     assert not published.generated and published.reviewed_by == staff_user
     assert published.sheet_winning == "lowest"
     assert published.current_revision.author == staff_user
+
+
+def test_the_coverage_list_reads_on_a_phone_its_table_scrolling_in_its_own_box(page, live_server, staff_user):
+    Game.objects.create(
+        title="Les Aventuriers du Rail : Europe", slug="aventuriers-europe", loans_last_year=12
+    )
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.context.add_cookies([session_cookie(staff_user, live_server.url)])
+    page.goto(f"{live_server.url}{reverse('rules:coverage')}")
+    assert page.get_by_role("link", name="Créer la page").first.is_visible()
+    # The page itself does not scroll sideways: the table does, inside its box.
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    box = page.locator(".table-scroll").first
+    assert box.evaluate("element => element.scrollWidth > element.clientWidth")
