@@ -87,6 +87,11 @@ class DefaultRules(GameRules):
             setup_from=setup_from,
         )
 
+    def sheet_key(self) -> tuple:
+        """Everything an unbound sheet of this title is drawn from: the same key, the same HTML (the
+        score tool caches it, templates/rules/includes/score_tool.html)."""
+        return (self.slug, self.title, self.players, self.highest_total_wins)
+
     def player_fields(self, variants: frozenset[str]) -> tuple[ListOf, ...]:
         # Points may be negative (a round lost, cards left in hand): any whole number a sheet can hold.
         round_points = Integer(POINTS, _("Points"), minimum=-INTEGER_LIMIT, maximum=INTEGER_LIMIT, default=0)

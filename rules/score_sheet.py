@@ -94,6 +94,16 @@ class ScoreSheetForm(DeclaredForm):
         self.rows = self._rows(self.player_fields, [f"players.{index}" for index in range(players)])
         self.shared_rows = self._rows(self.shared_fields, [""])
 
+    @property
+    def cache_key(self) -> tuple | None:
+        """For an unbound sheet of a title whose rules say what it is drawn from (`sheet_key()`, the
+        default sheet's), what its HTML depends on besides the language; None otherwise (a sheet as
+        typed, a declared or coded game's)."""
+        sheet_key = getattr(self.game, "sheet_key", None)
+        if self.is_bound or sheet_key is None:
+            return None
+        return (*sheet_key(), self.count, *sorted(self.variants), self.initial_slots)
+
     def name_of(self, index: int) -> str:
         """The name typed in the column, or its placeholder « Joueur N » when left blank."""
         typed = self.cleaned_data.get(self.names[index]) if hasattr(self, "cleaned_data") else None

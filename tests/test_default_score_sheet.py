@@ -1,5 +1,7 @@
 """The score sheet every title has: one row per round, a total, the highest (or lowest) wins, ties shared."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -98,6 +100,34 @@ def test_the_page_s_sheet_scores_round_by_round(client, skyjo):
     assert live.status_code == 400 and live.json() == {
         "players.1.rounds.0.points": ["Saisissez un nombre entier."]
     }
+
+
+def unmasked(html: str) -> str:
+    """The page without its CSRF tokens (masked afresh for each request)."""
+    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", html)
+
+
+def test_the_page_s_blank_sheet_follows_the_notice_the_language_and_what_was_typed(client, skyjo):
+    """An unbound default sheet is kept once drawn (the same for every reader): it must still follow
+    a change of the notice's players, the reader's language, and never stand for a typed sheet."""
+    page = reverse("rules:page-detail", args=[skyjo.slug])
+    first = client.get(page).content.decode()  # a table of three, within the notice's 2 to 8
+    assert 'name="players.2.name"' in first and 'name="players.3.name"' not in first
+    again = client.get(page).content.decode()  # drawn from the cache, with this request's own CSRF token
+    assert unmasked(again) == unmasked(first) and 'name="csrfmiddlewaretoken"' in again
+    game = skyjo.game
+    game.players_min = 4  # the librarian corrects the notice: from four players
+    game.save()
+    corrected = client.get(page).content.decode()
+    assert 'name="players.3.name"' in corrected and 'name="players.4.name"' not in corrected
+    english = client.get(page, headers={"Accept-Language": "en"}).content.decode()
+    assert "Points of each round" in english and "Points de chaque manche" not in english
+    assert "Points de chaque manche" in corrected
+    typed = client.post(
+        reverse("rules:score-sheet", args=[skyjo.slug]), {"players": "4", "players.0.name": "Alice"}
+    )
+    assert 'value="Alice"' in typed.content.decode()
+    assert 'value="Alice"' not in client.get(page).content.decode()
 
 
 def test_the_blank_pad_prints_a_column_per_player_and_a_row_per_round(client, skyjo):
