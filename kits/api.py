@@ -67,7 +67,15 @@ class KitViewSet(viewsets.ReadOnlyModelViewSet):
             kit_loan = services.kit_lend(kit=kit, staff=request.user, **serializer.validated_data)
         except DjangoValidationError as error:
             return answers.refusal_response(
-                error, {"member": "member", "without_missing": "without_missing"}, conflicts=CONFLICT_CODES
+                error,
+                {
+                    "member": "member",
+                    "without_missing": "without_missing",
+                    "deposit_method": "deposit_method",
+                    "method": "deposit_method",
+                    "cheque_number": "deposit_cheque_number",
+                },
+                conflicts=CONFLICT_CODES,
             )
         return Response(KitLoanSerializer(kit_loan).data, status=status.HTTP_201_CREATED)
 

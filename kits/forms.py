@@ -6,7 +6,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from catalogue.models import Copy
-from loans.forms import copy_for_barcode
+from loans.forms import DepositFields, copy_for_barcode
 from members.models import Member
 
 from .models import Kit
@@ -27,7 +27,7 @@ class KitScanForm(forms.Form):
         return kit
 
 
-class KitLendForm(forms.Form):
+class KitLendForm(DepositFields):
     card = forms.CharField(
         label=_("Carte de l'emprunteur"),
         max_length=40,

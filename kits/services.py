@@ -164,12 +164,15 @@ def kit_lend(
     staff: AbstractBaseUser,
     without_missing: bool = False,
     lend_incomplete: bool = False,
+    deposit_method: str = "",
+    deposit_cheque_number: str = "",
 ) -> KitLoan:
     """Lend every copy of `kit` to `member` in one go, all due back the same day.
 
     A kit with a copy that cannot go (on loan elsewhere, lost, withdrawn, incomplete) or loose material
     missing goes out only when the clerk chose to lend it without them (`without_missing`); an incomplete
-    copy still playable goes with it when the clerk says so (`lend_incomplete`).
+    copy still playable goes with it when the clerk says so (`lend_incomplete`). Each copy whose kind asks
+    a deposit takes its own, paid the one way the clerk says (`deposit_method`, a cheque's number).
     """
     kit = Kit.objects.select_for_update().get(pk=kit.pk)
     open_loan = kit.loans.open().select_related("member").first()
@@ -212,7 +215,12 @@ def kit_lend(
     )
     for line in lines:
         line.loan = loans.loan_create(
-            copy=line.copy, member=member, staff=staff, lend_incomplete=lend_incomplete
+            copy=line.copy,
+            member=member,
+            staff=staff,
+            lend_incomplete=lend_incomplete,
+            deposit_method=deposit_method,
+            deposit_cheque_number=deposit_cheque_number,
         )
     KitLoanCopy.objects.bulk_update(lines, ["loan"])
     Loan.objects.filter(pk__in=[line.loan_id for line in lines]).update(due_on=kit_loan.due_on)

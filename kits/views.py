@@ -28,7 +28,7 @@ from .forms import KitCopyForm, KitLendForm, KitScanForm, MaterialForm
 from .models import Kit, KitItem, KitLoan
 
 # A refusal of the loans app is about the borrower (`member`) or a copy of the kit (the whole form).
-LEND_FIELDS = {"member": "card", "without_missing": "without_missing"}
+LEND_FIELDS = {"member": "card", "without_missing": "without_missing", **KitLendForm.DEPOSIT_REFUSALS}
 
 
 def _kits_with_whereabouts():
@@ -107,6 +107,8 @@ def kit_lend(request: HttpRequest, pk: int) -> HttpResponse:
                 staff=request.user,
                 without_missing=form.cleaned_data["without_missing"],
                 lend_incomplete=form.cleaned_data["lend_incomplete"],
+                deposit_method=form.cleaned_data["deposit_method"],
+                deposit_cheque_number=form.cleaned_data["deposit_cheque_number"],
             )
         except ValidationError as error:
             add_refusal(form, error, LEND_FIELDS)

@@ -51,23 +51,17 @@ class CalendarTokenForm(forms.Form):
     action = forms.ChoiceField(choices=[(RENEW, _("Nouvelle adresse")), (REVOKE, _("Désactiver"))])
 
 
-class LendForm(forms.Form):
-    barcode = forms.CharField(label=_("Code-barres du jeu à prêter"), max_length=40)
-    # Shown once the desk was told the copy is incomplete but playable (loans/playable.py).
-    lend_incomplete = forms.BooleanField(label=_("Prêter l'exemplaire incomplet"), required=False)
-    # Shown once the desk was told the copy's kind asks a deposit (loans/loan_rules.py).
+class DepositFields(forms.Form):
+    """How the family pays the deposit a copy's kind asks (loans/loan_rules.py): shown once the desk
+    was told one is asked (`templates/loans/includes/deposit_fields.html`)."""
+
     deposit_method = forms.ChoiceField(
         label=_("Caution versée en"), choices=[("", "—"), *Method.choices], required=False
     )
     deposit_cheque_number = forms.CharField(label=_("Numéro du chèque"), max_length=40, required=False)
 
-    def clean_barcode(self) -> Copy:
-        return copy_for_barcode(self.cleaned_data["barcode"])
-
-    # A service's refusal shown on the field it is about (ludotheque/answers.py).
-    REFUSALS = {
-        "copy": "barcode",
-        "member": None,
+    # The deposit's refusals (`loan_create`'s, ludotheque/answers.py) on the field they are about.
+    DEPOSIT_REFUSALS = {
         "deposit_method": "deposit_method",
         "method": "deposit_method",
         "cheque_number": "deposit_cheque_number",
@@ -75,8 +69,22 @@ class LendForm(forms.Form):
 
     @property
     def offer_deposit(self) -> bool:
-        """Whether the form shows the deposit's fields: the copy's kind asks one, or they were wrong."""
+        """Whether the form shows the deposit's fields: a kind asks one, or they were wrong."""
         return bool(self.errors.get("deposit_method") or self.errors.get("deposit_cheque_number"))
+
+
+class LendForm(DepositFields):
+    barcode = forms.CharField(label=_("Code-barres du jeu à prêter"), max_length=40)
+    # Shown once the desk was told the copy is incomplete but playable (loans/playable.py).
+    lend_incomplete = forms.BooleanField(label=_("Prêter l'exemplaire incomplet"), required=False)
+
+    field_order = ["barcode", "lend_incomplete"]
+
+    def clean_barcode(self) -> Copy:
+        return copy_for_barcode(self.cleaned_data["barcode"])
+
+    # A service's refusal shown on the field it is about (ludotheque/answers.py).
+    REFUSALS = {"copy": "barcode", "member": None, **DepositFields.DEPOSIT_REFUSALS}
 
 
 class HoldForm(forms.Form):

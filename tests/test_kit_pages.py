@@ -3,13 +3,16 @@ bounded number of queries), a kit's page with its contents and what is missing, 
 by its card, its return with every copy's pieces check on one page, its label; outsiders, wrong
 methods and bad input."""
 
+from decimal import Decimal
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from catalogue.models import Copy
+from catalogue.models import Copy, ItemKind
 from kits import services
 from kits.models import KitLoan
+from ledger.models import Entry, Kind
 from loans.models import Loan, MissingPiece
 from tests.conftest import text_of
 from tests.kit_helpers import make_group, make_kit
@@ -224,3 +227,52 @@ def test_a_kit_scanned_in_the_desks_boxes_opens_it(desk, staff_user):
     # An unknown code is still unknown.
     response = desk.get("/comptoir/retour/", {"barcode": "K9999"})
     assert response.status_code == 400 and "Aucun exemplaire ne porte le code-barres" in text_of(response)
+
+
+def test_a_kit_holding_a_copy_whose_kind_asks_a_deposit_asks_how_it_is_paid_then_gives_it_back(
+    desk, staff_user
+):
+    """The kind's deposit is taken with each such copy's loan (loans/loan_rules.py), as at the desk."""
+    kit = make_kit(games=2)
+    giant = ItemKind.objects.create(name="Grand jeu", deposit=Decimal("30"))
+    Copy.objects.filter(barcode="95001").update(kind=giant)
+    make_group()
+    response = desk.post(f"/comptoir/malles/{kit.pk}/preter/", {"card": "C0001"})
+    assert response.status_code == 400
+    page = text_of(response)
+    assert "une caution de 30,00 € est demandée" in page and "Caution versée en" in page
+    assert not Loan.objects.exists()
+
+    response = desk.post(
+        f"/comptoir/malles/{kit.pk}/preter/",
+        {"card": "C0001", "deposit_method": "cheque", "deposit_cheque_number": "77"},
+    )
+    assert response.status_code == 302
+    received = Entry.objects.get(kind=Kind.DEPOSIT_RECEIVED)
+    assert (received.amount, received.copy.barcode, received.cheque_number) == (
+        Decimal("30.00"),
+        "95001",
+        "77",
+    )
+
+    kit_loan = KitLoan.objects.get()
+    services.kit_return(kit_loan=kit_loan, staff=staff_user)
+    assert Entry.objects.get(kind=Kind.DEPOSIT_RETURNED).amount == Decimal("30.00")
+    assert Entry.objects.filter(member=kit_loan.member).deposit_total() == 0
+
+
+def test_the_kits_api_lends_with_the_deposit_s_method_or_says_it_is_missing(desk):
+    kit = make_kit(games=1)
+    Copy.objects.filter(barcode="95000").update(
+        kind=ItemKind.objects.create(name="Grand jeu", deposit=Decimal("30"))
+    )
+    school = make_group()
+    url = f"/api/kits/{kit.pk}/lend/"
+    refused = desk.post(url, {"member": school.pk}, content_type="application/json")
+    assert (
+        refused.status_code == 400
+        and "une caution de 30,00\xa0€ est demandée" in refused.json()["deposit_method"][0]
+    )
+    lent = desk.post(url, {"member": school.pk, "deposit_method": "cash"}, content_type="application/json")
+    assert lent.status_code == 201
+    assert Entry.objects.get(kind=Kind.DEPOSIT_RECEIVED).method == "cash"
