@@ -12,7 +12,8 @@ and each registers here, from its `AppConfig.ready()`, what the catalogue shows 
 - **Elsewhere** (the on-site play app): copies taken out of the shelves for another reason than a
   loan, e.g. to a table during an opening session. Each registers a query expression (true for the
   copy `OuterRef("pk")` while it is away) and a label saying where it is: such a copy is not
-  available, and the desk refuses to lend it (`Copy.objects.with_whereabouts()`).
+  available, and the desk refuses to lend it (`Copy.objects.with_whereabouts()`). A copy kept for a
+  reason but still at hand (in its kit's crate, the kits app) says so: a repair may take it.
 - **Notice links** (the rules app): the links a game's notice shows under its title (« Règles du
   jeu »…), `(label, url)` pairs for one game, at most one query per function.
 - **Piece keys** (the rules app): for a game with coded rules, the pieces its module declares, as
@@ -53,7 +54,7 @@ class Circulation(Protocol):
 
 _circulation: Circulation | None = None
 _notice_links: list[Callable[[Game], list[tuple[str, str]]]] = []
-_elsewhere: list[tuple[Callable[[], Expression], Callable[[], str]]] = []
+_elsewhere: list[tuple[Callable[[], Expression], Callable[[], str], bool]] = []
 _piece_keys: Callable[[Game], list[tuple[str, str]]] | None = None
 _playability: Callable[[list[Copy]], dict[int, str]] | None = None
 _pieces_changed: Callable[[Game], None] | None = None
@@ -82,22 +83,30 @@ def notice_links(game: Game) -> list[tuple[str, str]]:
     return [link for links in _notice_links for link in links(game)]
 
 
-def register_elsewhere(expression: Callable[[], Expression], label: Callable[[], str]) -> None:
+def register_elsewhere(
+    expression: Callable[[], Expression], label: Callable[[], str], *, at_hand: bool = False
+) -> None:
     """Tell the catalogue of copies away from the shelves: `expression()` is true for the copy
-    `OuterRef("pk")` while it is away, `label()` says where (« sur une table, en jeu sur place »)."""
-    if (expression, label) not in _elsewhere:
-        _elsewhere.append((expression, label))
+    `OuterRef("pk")` while it is away, `label()` says where (« sur une table, en jeu sur place »);
+    `at_hand`: kept apart but still at the ludothèque (in its kit)."""
+    if (expression, label, at_hand) not in _elsewhere:
+        _elsewhere.append((expression, label, at_hand))
 
 
 def elsewhere() -> list[Expression]:
     """Each registered whereabouts' expression, in the order `elsewhere_label()` numbers them."""
-    return [expression() for expression, _ in _elsewhere]
+    return [expression() for expression, _, _ in _elsewhere]
 
 
 def elsewhere_label(index: int) -> str:
     """The label of the `index`-th registered whereabouts, in the reader's language: read when shown,
     never put into SQL, so that a queryset built once (a notice's copies) speaks every language."""
     return str(_elsewhere[index][1]())
+
+
+def elsewhere_at_hand(index: int) -> bool:
+    """Whether the `index`-th registered whereabouts keeps the copy at the ludothèque all the same."""
+    return _elsewhere[index][2]
 
 
 def register_piece_keys(keys: Callable[[Game], list[tuple[str, str]]]) -> None:

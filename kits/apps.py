@@ -12,8 +12,8 @@ class KitsConfig(AppConfig):
         from .models import reserved_for_kit, reserved_for_kit_label
 
         # A copy in a kit stays in its kit: not available alone, never set aside for a hold, refused
-        # by the desk when scanned alone (catalogue/registry.py, « Elsewhere »).
-        registry.register_elsewhere(reserved_for_kit, reserved_for_kit_label)
+        # by the desk when scanned alone, but at hand for a repair (catalogue/registry.py, « Elsewhere »).
+        registry.register_elsewhere(reserved_for_kit, reserved_for_kit_label, at_hand=True)
 
         from loans import registry as desk
 

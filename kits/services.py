@@ -240,6 +240,7 @@ class CopyCheck:
     playable_anyway: bool = False
     waive_late_fee: bool = False
     waive_missing_pieces: bool = False
+    keep_back: bool = False  # not back on the shelf: the clerk sends it to repair (loans/registry.py)
 
 
 @transaction.atomic
@@ -275,6 +276,7 @@ def kit_return(
                 playable_anyway=check.playable_anyway,
                 waive_late_fee=check.waive_late_fee,
                 waive_missing_pieces=check.waive_missing_pieces,
+                keep_back=check.keep_back,
             )
         )
     kit_loan.returned_at = timezone.now()

@@ -6,6 +6,7 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.db.models import Count, Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -18,6 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from catalogue.labels import PRESETS, label_sheets
 from loans.forms import ReturnForm
 from loans.models import Loan
+from loans.registry import return_forms
 from ludotheque.access import staff_required
 from ludotheque.answers import add_refusal
 from members.models import Member
@@ -150,8 +152,17 @@ def kit_return(request: HttpRequest, pk: int) -> HttpResponse:
         .order_by("copy__game__title", "copy__barcode")
     )
     forms = [ReturnForm(data, loan=loan, prefix=f"loan{loan.pk}") for loan in out]
+    # What other apps add under each copy's pieces check (« Envoyer en réparation »: loans/registry.py).
+    extras = [
+        [
+            form_class(data, loan=loan, prefix=f"loan{loan.pk}-{index}")
+            for index, form_class in enumerate(return_forms())
+        ]
+        for loan in out
+    ]
     material = MaterialForm(data, kit=kit)
-    if data is not None and all(form.is_valid() for form in forms) and material.is_valid():
+    valid = [form.is_valid() for form in forms] + [extra.is_valid() for more in extras for extra in more]
+    if data is not None and all(valid) and material.is_valid():
         all_complete = ReturnForm.ALL_COMPLETE in data
         checks = {
             form_loan.pk: services.CopyCheck(
@@ -160,23 +171,33 @@ def kit_return(request: HttpRequest, pk: int) -> HttpResponse:
                 playable_anyway=form.cleaned_data["playable_anyway"],
                 waive_late_fee=form.cleaned_data.get("waive_late_fee", False),
                 waive_missing_pieces=form.cleaned_data.get("waive_missing_pieces", False),
+                keep_back=any(extra.keeps_copy() for extra in more),
             )
-            for form_loan, form in zip(out, forms, strict=True)
+            for form_loan, form, more in zip(out, forms, extras, strict=True)
         }
         missing = "" if all_complete else material.missing()
         try:
-            results = services.kit_return(
-                kit_loan=kit_loan, staff=request.user, checks=checks, material_missing=missing
-            )
+            with transaction.atomic():
+                results = services.kit_return(
+                    kit_loan=kit_loan, staff=request.user, checks=checks, material_missing=missing
+                )
+                by_loan = {result.loan.pk: result for result in results}
+                said = [
+                    extra.apply(result=by_loan[loan.pk], staff=request.user)
+                    for loan, more in zip(out, extras, strict=True)
+                    for extra in more
+                ]
         except ValidationError as error:
             add_refusal(material, error, {})
         else:
             _announce_return(request, kit, kit_loan, results, missing)
+            for text in filter(None, said):
+                messages.warning(request, text)
             return redirect("kits:kit-list")
     context = {
         "kit": kit,
         "kit_loan": kit_loan,
-        "checks": list(zip(out, forms, strict=True)),
+        "checks": list(zip(out, forms, extras, strict=True)),
         "material": material,
     }
     return render(request, "kits/kit_return.html", context, status=400 if data is not None else 200)

@@ -2,7 +2,8 @@
 loans app imports none of them (docs/development.md, "Working on the code").
 
 - **Return forms**: a form shown on a return's page under the pieces check (the repairs app's
-  « Envoyer en réparation »). Its class is built with the loan being returned (`Form(data, loan=…)`),
+  « Envoyer en réparation »), a loan's and each copy's of a kit's. Its class is built with the loan
+  being returned (`Form(data, loan=…)`, and a `prefix` where one page returns several loans),
   renders itself (its `template_name`) and says whether it keeps the copy back from the shelves
   (`keeps_copy()`: no family's hold is served with it); once the return is written, its `apply(result=…,
   staff=…)` acts in the same transaction (a refusal it raises undoes the return) and answers the

@@ -23,8 +23,8 @@ class ReturnRepairForm(forms.Form):
         label=_("Facturer la réparation à la famille (son coût, une fois connu)"), required=False
     )
 
-    def __init__(self, *args, loan, **kwargs) -> None:
-        super().__init__(*args, prefix="repair", **kwargs)
+    def __init__(self, *args, loan, prefix: str = "repair", **kwargs) -> None:
+        super().__init__(*args, prefix=prefix, **kwargs)
         self.loan = loan
         if loan.member_id is None:
             del self.fields["charge_family"]

@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from catalogue.models import Copy
-from catalogue.registry import elsewhere_label
+from catalogue.registry import elsewhere_at_hand, elsewhere_label
 from ledger import services as ledger
 from ledger.expenses import expense_create
 from ledger.models import Entry, Kind
@@ -52,7 +52,8 @@ def _lock_game_and_copy(copy_id: int) -> Copy:
 
 
 def _check_copy_free(copy: Copy) -> None:
-    """Refuse a copy a family has, that is kept for a hold, or that another app keeps away (a table)."""
+    """Refuse a copy a family has, that is kept for a hold, or that another app keeps away (a table; a
+    copy in its kit's crate is at hand)."""
     loan = Loan.objects.open().filter(copy=copy).select_related("member").first()
     if loan is not None:
         _refuse(
@@ -77,7 +78,7 @@ def _check_copy_free(copy: Copy) -> None:
             family=hold.member.name if hold.member_id else "?",
         )
     away = Copy.objects.filter(pk=copy.pk).with_whereabouts().values_list("whereabouts", flat=True).get()
-    if away is not None:
+    if away is not None and not elsewhere_at_hand(away):
         _refuse(
             _("« %(game)s » (%(barcode)s) est %(where)s : il part en réparation une fois rangé."),
             code="copy_elsewhere",

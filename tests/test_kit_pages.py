@@ -14,6 +14,7 @@ from kits import services
 from kits.models import KitLoan
 from ledger.models import Entry, Kind
 from loans.models import Loan, MissingPiece
+from repairs.models import Repair
 from tests.conftest import text_of
 from tests.kit_helpers import make_group, make_kit
 
@@ -276,3 +277,34 @@ def test_the_kits_api_lends_with_the_deposit_s_method_or_says_it_is_missing(desk
     lent = desk.post(url, {"member": school.pk, "deposit_method": "cash"}, content_type="application/json")
     assert lent.status_code == 201
     assert Entry.objects.get(kind=Kind.DEPOSIT_RECEIVED).method == "cash"
+
+
+def test_a_copy_broken_in_a_kit_is_sent_to_repair_from_the_kit_s_return(desk, staff_user):
+    """As on a loan's return page: « Envoyer en réparation » under each copy, with its reason."""
+    kit = make_kit()
+    services.kit_lend(kit=kit, member=make_group(), staff=staff_user)
+    broken = Loan.objects.get(copy__barcode="95001")
+    page = text_of(desk.get(f"/comptoir/malles/{kit.pk}/retour/"))
+    assert page.count("Envoyer en réparation au lieu de remettre en rayon") == 3
+
+    url = f"/comptoir/malles/{kit.pk}/retour/"
+    response = desk.post(url, {"all_complete": "1", f"loan{broken.pk}-0-send": "on"})
+    assert response.status_code == 400 and "Dites ce qui est à réparer." in text_of(response)
+    assert Loan.objects.open().count() == 3
+
+    data = {
+        "all_complete": "1",
+        f"loan{broken.pk}-0-send": "on",
+        f"loan{broken.pk}-0-reason": "plateau déchiré",
+    }
+    response = desk.post(url, data, follow=True)
+    text = text_of(response)
+    assert "« Jeu 951 » (95001) part en réparation : plateau déchiré." in text
+    assert not Loan.objects.open().exists()
+    repair = Repair.objects.get()
+    assert (repair.copy.barcode, repair.reason, repair.loan) == ("95001", "plateau déchiré", broken)
+    assert Copy.objects.get(barcode="95001").status == Copy.Status.IN_REPAIR
+    # The kit now says it lacks its copy in repair, the others are back in it.
+    assert "95001" in text_of(desk.get(f"/comptoir/malles/{kit.pk}/")) and "réparation" in text_of(
+        desk.get(f"/comptoir/malles/{kit.pk}/")
+    )

@@ -16,9 +16,11 @@ from ledger.expenses import expense_create
 from ledger.models import Entry, Kind
 from loans import services as loans
 from loans.models import Hold, MissingPiece
+from onsite import services as onsite
 from repairs import services
 from repairs.models import Repair
 from tests.conftest import text_of
+from tests.kit_helpers import make_kit
 from tests.ledger_helpers import make_site, owed
 from tests.loan_helpers import make_copy, make_game, make_member
 
@@ -336,3 +338,16 @@ def test_an_expense_needs_no_family_and_a_family_entry_is_never_an_expense(tarte
         Entry.objects.create(kind=Kind.EXPENSE, member=tartempion, amount=1, site=site, clerk=staff_user)
     with pytest.raises(IntegrityError), transaction.atomic():
         Entry.objects.create(kind=Kind.OTHER, member=None, amount=1, site=site, clerk=staff_user, note="x")
+
+
+def test_a_copy_on_a_table_waits_to_be_put_away_but_one_in_its_kit_s_crate_goes_to_repair(copy, staff_user):
+    """A table's copy is in a family's hands; a kit's is on the shelf in its crate (kits: « réservé à
+    sa malle »), where a volunteer finds the torn board and sends it to repair."""
+    session = onsite.session_open(location=copy.location, staff=staff_user)
+    onsite.table_take(session=session, copy=copy, staff=staff_user)
+    error = refused("copy_elsewhere", services.repair_open, copy=copy, reason="pion cassé", staff=staff_user)
+    assert "il part en réparation une fois rangé" in error.messages[0]
+
+    in_kit = make_kit(games=1).items.get().copy
+    repair = services.repair_open(copy=in_kit, reason="plateau déchiré", staff=staff_user)
+    assert repair.copy == in_kit and Copy.objects.get(pk=in_kit.pk).status == Copy.Status.IN_REPAIR
