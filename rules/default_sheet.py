@@ -88,9 +88,10 @@ class DefaultRules(GameRules):
         )
 
     def sheet_key(self) -> tuple:
-        """Everything an unbound sheet of this title is drawn from: the same key, the same HTML (the
-        score tool caches it, templates/rules/includes/score_tool.html)."""
-        return (self.slug, self.title, self.players, self.highest_total_wins)
+        """Everything a blank default sheet is drawn from: the same key, the same HTML (the score tool
+        caches it, templates/rules/includes/score_tool.html). Neither the title nor its slug: every
+        title of the same range and variants shares one (what names the page is drawn apart)."""
+        return (self.players, self.highest_total_wins, tuple(self.variants))
 
     def player_fields(self, variants: frozenset[str]) -> tuple[ListOf, ...]:
         # Points may be negative (a round lost, cards left in hand): any whole number a sheet can hold.

@@ -115,6 +115,12 @@ def test_the_page_s_blank_sheet_follows_the_notice_the_language_and_what_was_typ
     assert 'name="players.2.name"' in first and 'name="players.3.name"' not in first
     again = client.get(page).content.decode()  # drawn from the cache, with this request's own CSRF token
     assert unmasked(again) == unmasked(first) and 'name="csrfmiddlewaretoken"' in again
+    # Another title of the same range shares the blank sheet, its buttons naming its own page.
+    uno = Game.objects.create(title="Uno", slug="uno", players_min=2, players_max=8)
+    registry.catalogued([uno.pk])
+    other = client.get(reverse("rules:page-detail", args=["uno"])).content.decode()
+    assert reverse("rules:score-print", args=["uno"]) in other
+    assert reverse("rules:score-print", args=[skyjo.slug]) not in other
     game = skyjo.game
     game.players_min = 4  # the librarian corrects the notice: from four players
     game.save()
