@@ -11,10 +11,8 @@ A refusal raises ValidationError with a `code`, keyed by the field it is about w
 
 import datetime
 from decimal import Decimal
-from typing import NoReturn
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
@@ -22,17 +20,13 @@ from django.utils.translation import gettext_lazy
 
 from ledger.models import Entry, Kind
 from ledger.services import charge_create, entry_reverse, payment_create
+from ludotheque.answers import refuse as _refuse
 from members.models import Member
 
 from .models import Booking, Event
 
 # The most people one booking brings (a family, a class is booked otherwise).
 MAX_PEOPLE = 20
-
-
-def _refuse(message, *, code: str, on: str | None = None, **params) -> NoReturn:
-    error = ValidationError(message, code=code, params=params or None)
-    raise ValidationError({on: error}) if on else error
 
 
 def _lock_event(event: Event) -> Event:

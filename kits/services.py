@@ -11,23 +11,23 @@ back the same kit wait for each other.
 import datetime
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import NoReturn
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import TextChoices
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from catalogue.models import Copy
+from catalogue.registry import elsewhere_at_hand
 from loans import services as loans
 from loans.models import Loan, MissingPiece
 from loans.playable import playable_notes
+from ludotheque.answers import refuse as _refuse
 from members.models import Member
 from opening.schedule import next_opening_day, weekday_date
 
-from .models import Kit, KitItem, KitLoan, KitLoanCopy, reserved_for_kit_label
+from .models import Kit, KitItem, KitLoan, KitLoanCopy
 
 
 class CopyState(TextChoices):
@@ -87,11 +87,6 @@ class KitReport:
         return [line for line in self.lines if line.goes_out(lend_incomplete)]
 
 
-def _refuse(message, *, code: str, on: str | None = None, **params) -> NoReturn:
-    error = ValidationError(message, code=code, params=params or None)
-    raise ValidationError({on: error}) if on else error
-
-
 def kit_completeness(kit: Kit) -> KitReport:
     """Each copy of `kit` with where it stands (five queries, whatever the kit's size)."""
     copies = list(
@@ -123,9 +118,9 @@ def _line(copy: Copy, loan: Loan | None, pieces: list[MissingPiece], playable: s
             "date": weekday_date(loan.due_on),
         }
         return KitLine(copy, CopyState.ON_LOAN, str(detail), pieces, loan)
-    away = copy.elsewhere
-    if away is not None and away != reserved_for_kit_label():
-        return KitLine(copy, CopyState.ELSEWHERE, away, pieces)
+    # Its own kit keeps it at hand; elsewhere (a table) it is away.
+    if copy.whereabouts is not None and not elsewhere_at_hand(copy.whereabouts):
+        return KitLine(copy, CopyState.ELSEWHERE, copy.elsewhere, pieces)
     if copy.status == Copy.Status.INCOMPLETE:
         state = CopyState.INCOMPLETE_PLAYABLE if copy.playable_tables else CopyState.INCOMPLETE
         what = ", ".join(f"{piece.quantity} × {piece.component.label}" for piece in pieces)

@@ -16,16 +16,15 @@ argument it is about when there is one (`amount`, `note`…). The API answers CO
 import datetime
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import NoReturn
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.models import Max, Model
 from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 
 from catalogue.models import Location
+from ludotheque.answers import refuse as _refuse
 from members.models import Member, MembershipType
 
 from .models import ZERO, Entry, Kind, Membership, Method, ReceiptCounter, TillClosure
@@ -39,11 +38,6 @@ RENEWAL_WINDOW_DAYS = 60
 def euros(amount: Decimal) -> str:
     """An amount as the desk writes it, in the reader's language: « 12,50 € »."""
     return f"{formats.number_format(amount, decimal_pos=2, use_l10n=True)}\u00a0€"
-
-
-def _refuse(message, *, code: str, on: str | None = None, **params) -> NoReturn:
-    error = ValidationError(message, code=code, params=params or None)
-    raise ValidationError({on: error}) if on else error
 
 
 def _lock_member(member: Member) -> Member:

@@ -12,11 +12,9 @@ Like ledger/services.py, each write is one transaction that locks the site's row
 
 import datetime
 from decimal import Decimal
-from typing import NoReturn
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.db.models import F, Q
 from django.urls import reverse
@@ -24,6 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from catalogue.models import Location
+from ludotheque.answers import refuse as _refuse
 
 from .models import (
     BEYOND_MONEY,
@@ -148,11 +147,6 @@ class TillClosureReversal(AppendOnlyModel):
 
     def __str__(self) -> str:
         return f"{self.closure} ✕"
-
-
-def _refuse(message, *, code: str, on: str | None = None, **params) -> NoReturn:
-    error = ValidationError(message, code=code, params=params or None)
-    raise ValidationError({on: error}) if on else error
 
 
 def _lock_site(site: Location | int) -> Location:

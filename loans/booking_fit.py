@@ -9,9 +9,10 @@ import datetime
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from ludotheque.answers import refuse as _refuse
 from opening.schedule import site_calendar
 
-from .desk import _refuse, short_date
+from .desk import short_date
 from .models import DateBooking, Loan
 
 

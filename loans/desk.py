@@ -25,10 +25,8 @@ safe against races as a constraint.
 import datetime
 from collections.abc import Iterable
 from decimal import Decimal
-from typing import NoReturn
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import ValidationError
 from django.db.models import Count, Q
 from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
@@ -38,17 +36,13 @@ from catalogue.models import Copy, Game, Location
 from catalogue.registry import elsewhere_label
 from ledger import services as ledger
 from ledger.models import Entry, member_balance
+from ludotheque.answers import refuse as _refuse
 from ludotheque.prepared import UNUSED_ID, PreparedRead
 from members.models import Member, MembershipType
 from opening.schedule import next_opening_day
 
 from .models import HOLD_PICKUP_DAYS, Hold, Loan, Transfer
 from .transit import transfer_open
-
-
-def _refuse(message, *, code: str, on: str | None = None, **params) -> NoReturn:
-    error = ValidationError(message, code=code, params=params or None)
-    raise ValidationError({on: error}) if on else error
 
 
 def short_date(value: datetime.date) -> str:

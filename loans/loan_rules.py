@@ -25,9 +25,9 @@ from catalogue.models import Copy, ItemKind
 from ledger import services as ledger
 from ledger.models import Entry
 from ledger.services import euros
+from ludotheque.answers import refuse as _refuse
 from members.models import Member, MembershipType
 
-from .desk import _refuse
 from .models import Loan
 
 

@@ -21,11 +21,12 @@ from django.utils.translation import ngettext_lazy
 from ledger import services as ledger
 from ledger.models import Entry, Kind
 from ledger.services import euros
+from ludotheque.answers import refuse as _refuse
 from members.models import Member, MembershipType
 from opening.schedule import weekday_date
 
 from .booking_fit import renewal_fit_date_bookings
-from .desk import _check_membership, _lock_game, _refuse, due_date, short_date
+from .desk import _check_membership, _lock_game, due_date, short_date
 from .loan_rules import loan_rule
 from .models import Hold, Loan
 

@@ -20,9 +20,10 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from catalogue.models import Copy, Location
+from ludotheque.answers import refuse as _refuse
 
 from . import hooks
-from .desk import _elsewhere, _lock_game_and_copy, _refuse, copy_settle, hold_make_ready
+from .desk import _elsewhere, _lock_game_and_copy, copy_settle, hold_make_ready
 from .models import Hold, Loan, Shipment, Transfer
 from .transit import transfer_open
 

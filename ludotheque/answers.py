@@ -1,5 +1,7 @@
-"""How a page or an API endpoint answers a service's refusal (a ValidationError whose dict keys are the
-service's arguments), and where a form sends the clerk back to."""
+"""A service's refusal (a ValidationError whose dict keys are the service's arguments): how a service
+raises it, how a page or an API endpoint answers it, and where a form sends the clerk back to."""
+
+from typing import NoReturn
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -8,6 +10,12 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
+
+
+def refuse(message, *, code: str, on: str | None = None, **params) -> NoReturn:
+    """Refuse with `message` (its `params` filled in), about the argument `on` when one is named."""
+    error = ValidationError(message, code=code, params=params or None)
+    raise ValidationError({on: error}) if on else error
 
 
 def add_refusal(form: forms.Form, error: ValidationError, fields: dict[str, str | None]) -> None:

@@ -10,10 +10,8 @@ Refusals raise ValidationError with a `code`, keyed by the argument they are abo
 import datetime
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import NoReturn
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -22,6 +20,7 @@ from catalogue.models import Component, Copy, Game, Location
 from loans import services as loans
 from loans.models import Hold, Loan, MissingPiece
 from loans.playable import copy_playable_store
+from ludotheque.answers import refuse as _refuse
 from members.models import Member
 from opening.schedule import site_calendar
 
@@ -36,11 +35,6 @@ class TableReturnResult:
     missing: list[MissingPiece] = field(default_factory=list)
     # The hold the copy is now set aside for, if a family was waiting for the game.
     hold: Hold | None = None
-
-
-def _refuse(message, *, code: str, on: str | None = None, **params) -> NoReturn:
-    error = ValidationError(message, code=code, params=params or None)
-    raise ValidationError({on: error}) if on else error
 
 
 def planned_hours(location: Location | int, day: datetime.date) -> tuple[datetime.time, datetime.time] | None:

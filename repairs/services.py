@@ -9,10 +9,8 @@ and a return of the same game are served one after the other. A refusal raises V
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import NoReturn
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -25,6 +23,7 @@ from ledger.models import Entry, Kind
 from loans import services as loans
 from loans.models import Hold, Loan, MissingPiece
 from loans.playable import copy_playable_store
+from ludotheque.answers import refuse as _refuse
 
 from .models import Repair
 
@@ -39,11 +38,6 @@ CONFLICT_CODES = {
 }
 # The statuses a copy may leave for a repair (a lost or withdrawn one is not on the shelves).
 REPAIRABLE = [Copy.Status.ON_SHELF, Copy.Status.INCOMPLETE, Copy.Status.NOT_FOR_LOAN]
-
-
-def _refuse(message, *, code: str, on: str | None = None, **params) -> NoReturn:
-    error = ValidationError(message, code=code, params=params or None)
-    raise ValidationError({on: error}) if on else error
 
 
 def _lock_game_and_copy(copy_id: int) -> Copy:
