@@ -13,9 +13,15 @@ loans app imports none of them (docs/development.md, "Working on the code").
   page it was scanned on, None from the return box or the card box), or None.
 - **Status details**: why a copy whose status keeps it in cannot be lent, in the reader's language
   (« en réparation depuis le 3 déc. : pion cassé »), or None; the checkout's refusal says it.
+- **Hold arrived**: told `listener(hold_id)` when a copy sent to a family's pick-up site arrives and its
+  hold becomes ready (the notices app tells the family at once: notices/arrivals.py), once the
+  reception's transaction has committed, so that a refused or rolled-back write tells nobody.
 """
 
 from collections.abc import Callable
+from functools import partial
+
+from django.db import transaction
 
 from catalogue.models import Copy
 from members.models import Member
@@ -23,6 +29,7 @@ from members.models import Member
 _return_forms: list[type] = []
 _status_details: list[Callable[[Copy], str | None]] = []
 _desk_barcodes: list[Callable[[str, Member | None], str | None]] = []
+_hold_arrived: list[Callable[[int], object]] = []
 
 
 def register_return_form(form_class: type) -> None:
@@ -62,3 +69,14 @@ def desk_barcode_page(barcode: str, member: Member | None = None) -> str | None:
         if (url := page(barcode, member)) is not None:
             return url
     return None
+
+
+def register_hold_arrived(listener: Callable[[int], object]) -> None:
+    if listener not in _hold_arrived:
+        _hold_arrived.append(listener)
+
+
+def hold_arrived(hold_id: int) -> None:
+    """A hold became ready on its copy's arrival: tell the listeners once the transaction commits."""
+    for listener in _hold_arrived:
+        transaction.on_commit(partial(listener, hold_id))

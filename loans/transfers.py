@@ -5,7 +5,7 @@ collects the game at another site (loans/desk.py, `_hold_serve_next`), a return 
 opens one home (`copy_settle`, as the copy's site says), a clerk opens one by putting a copy in a
 crate (`transfer_send`). From then on the copy is « en transit »: in exactly one place, the line's.
 The desk it leaves sends it (a `Shipment`: who, when), the desk it reaches scans it in
-(`transfer_receive`): a hold becomes ready there and its family is told at once (`loans/hooks.py`,
+(`transfer_receive`): a hold becomes ready there and its family is told at once (`loans/registry.py`,
 the notices app listening); another copy goes back on that site's shelf, or on to its next family.
 
 Locks, in the desk's order (loans/desk.py): each copy's game then the copy, copies in id order.
@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from catalogue.models import Copy, Location
 from ludotheque.answers import refuse as _refuse
 
-from . import hooks
+from . import registry
 from .desk import _elsewhere, _lock_game_and_copy, copy_settle, hold_make_ready
 from .models import Hold, Loan, Shipment, Transfer
 from .transit import transfer_open
@@ -174,7 +174,7 @@ def transfer_receive(*, copy: Copy, site: Location, staff: AbstractBaseUser) -> 
     hold = line.hold
     if hold is not None and hold.status == Hold.Status.TRANSIT and hold.copy_id == copy.pk:
         hold_make_ready(hold, site=site.pk, now=now)
-        hooks.hold_arrived(hold)
+        registry.hold_arrived(hold.pk)
         return Arrival(transfer=line, hold=hold)
     hold = copy_settle(copy=copy, site=site.pk, now=now, staff=staff)
     onward = Transfer.objects.open().select_related("to_site").filter(copy=copy).first()

@@ -7,8 +7,8 @@ class NoticesConfig(AppConfig):
     verbose_name = _("Avis aux familles")
 
     def ready(self) -> None:
-        from loans import hooks
+        from loans import registry
 
         from .arrivals import hold_arrived_tell
 
-        hooks.register_hold_arrived(hold_arrived_tell)
+        registry.register_hold_arrived(hold_arrived_tell)

@@ -1,6 +1,6 @@
 """A hold whose copy travelled to its family's pick-up site: the family is told when it arrives.
 
-The loans app calls `hold_arrived_tell` once the desk's reception has committed (loans/hooks.py,
+The loans app calls `hold_arrived_tell` once the desk's reception has committed (loans/registry.py,
 registered by NoticesConfig.ready()). It writes the same « réservation prête » notice as the daily
 run would the next morning, through the same writer, which reads again under the family's lock what
 was already said: the daily run then finds it told and says nothing twice.
