@@ -7,7 +7,7 @@ import pytest
 from django.core import mail
 from django.test import Client
 
-from ludotheque.settings import env_list
+from ludotheque.environment import env_list
 from tests.test_settings import PRODUCTION_ENV, run_python
 
 pytestmark = pytest.mark.django_db

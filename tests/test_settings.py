@@ -11,9 +11,8 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.db import connection
 
-from ludotheque.settings import (
+from ludotheque.environment import (
     POSTGRES_SESSION_OPTIONS,
-    TASK_BACKENDS,
     database_from_url,
     env_bool,
     env_choice,
@@ -23,6 +22,7 @@ from ludotheque.settings import (
     env_url,
     mailer_from_url,
 )
+from ludotheque.settings import TASK_BACKENDS
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -18,7 +18,7 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.db import connection
 
-from ludotheque.settings import POSTGRES_SESSION_OPTIONS, database_from_url
+from ludotheque.environment import POSTGRES_SESSION_OPTIONS, database_from_url
 from tests.conftest import text_of
 from tests.search_helpers import family_catalogue
 
