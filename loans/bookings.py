@@ -6,7 +6,8 @@ copy into them (`loan_fit_date_bookings`, called by `loan_create`), a renewal ca
 two active bookings of one copy never overlap (checked here under the copy's row lock, and refused by
 PostgreSQL itself: the exclusion constraint of migration 0012). On its first day the desk lends the
 copy to the booking's family through `loan_create`, due back on the booking's last day; the booking is
-then « remise », its loan linked. Bookings are never deleted: a cancelled one keeps its status.
+then « remise », its loan linked. One nobody came for is « non retirée » after its last day (the daily
+run). Bookings are never deleted: a cancelled one keeps its status.
 
 Locks follow the desk's order (loans/desk.py): the family, the game, then the copy. A title booking
 locks the game row, so every booking, loan and renewal of its copies waits for it.
@@ -325,3 +326,13 @@ def booking_hand_out(*, booking: DateBooking, staff: AbstractBaseUser) -> Loan:
             status=booking.get_status_display(),
         )
     return loan_create(copy=booking.copy, member=booking.member, staff=staff)
+
+
+def bookings_close_uncollected(*, today: datetime.date) -> str:
+    """Mark « non retirée » every booking whose last day passed before its copy was handed out (a
+    daily step; run twice, the second finds none). Its days no longer hold the copy, and, closed, it
+    loses its family after the retention period as every closed booking does (privacy/services.py)."""
+    closed = (
+        DateBooking.objects.active().filter(ends_on__lt=today).update(status=DateBooking.Status.NOT_COLLECTED)
+    )
+    return f"{closed} date booking(s) not collected"

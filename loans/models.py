@@ -364,6 +364,8 @@ class DateBooking(models.Model):
         BOOKED = "booked", _("Réservée")
         LENT = "lent", _("Remise — en prêt")
         CANCELLED = "cancelled", _("Annulée")
+        # Its last day passed and nobody came for the copy (the daily run: bookings_close_uncollected).
+        NOT_COLLECTED = "not_collected", _("Non retirée")
 
     copy = models.ForeignKey(
         "catalogue.Copy", on_delete=models.PROTECT, related_name="date_bookings", verbose_name=_("exemplaire")

@@ -2,13 +2,17 @@
 those days; the desk cannot lend it into them and lends it to the booking's family on its first day."""
 
 import datetime
+import io
 
 import pytest
+from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.management import call_command
 from django.db import IntegrityError, transaction
 
 from catalogue.models import Copy
 from loans import services
+from loans.bookings import bookings_close_uncollected
 from loans.models import DateBooking, Hold, Loan
 from opening.models import Closure, OpeningHours
 from opening.schedule import weekday_date
@@ -331,3 +335,63 @@ def test_erasing_a_family_cancels_its_bookings_and_forgets_who_booked(giant, fam
     booking.refresh_from_db()
     assert booking.status == DateBooking.Status.CANCELLED
     assert (booking.member, booking.note) == (None, "")
+
+
+# Nobody came
+
+
+def test_the_daily_run_closes_a_booking_nobody_came_for_once_its_last_day_is_past(
+    giant, family, other, staff_user
+):
+    def booked(barcode: str, start: int, end: int) -> DateBooking:
+        return DateBooking.objects.create(
+            copy=make_copy(giant, barcode),
+            member=family,
+            starts_on=day(start),
+            ends_on=day(end),
+            created_by=staff_user,
+        )
+
+    forgotten = booked("G001", -4, -2)
+    ends_today = booked("G002", -1, 0)
+    handed_out = booked("G003", -2, 2)
+    services.booking_hand_out(booking=handed_out, staff=staff_user)
+    out = io.StringIO()
+
+    call_command("run_daily", stdout=out)
+
+    assert "close_date_bookings: 1 date booking(s) not collected" in out.getvalue()
+    statuses = {booking.pk: booking.status for booking in DateBooking.objects.all()}
+    assert statuses == {
+        forgotten.pk: DateBooking.Status.NOT_COLLECTED,
+        ends_today.pk: DateBooking.Status.BOOKED,  # the family may still come today
+        handed_out.pk: DateBooking.Status.LENT,
+    }
+    assert DateBooking.objects.get(pk=forgotten.pk).get_status_display() == "Non retirée"
+    again = io.StringIO()
+    call_command("run_daily", stdout=again)  # run twice: nothing more
+    assert "close_date_bookings: 0 date booking(s) not collected" in again.getvalue()
+    # Its days hold the copy no more: PostgreSQL's exclusion constraint lets another booking have them.
+    DateBooking.objects.create(
+        copy=forgotten.copy, member=other, starts_on=day(-3), ends_on=day(-3), created_by=staff_user
+    )
+
+
+def test_a_booking_nobody_came_for_loses_its_family_after_the_retention_period(giant, family, staff_user):
+    from privacy.services import history_anonymise
+
+    booking = DateBooking.objects.create(
+        copy=make_copy(giant, "G001"),
+        member=family,
+        starts_on=day(-4),
+        ends_on=day(-2),
+        note="Fête des voisins",
+        created_by=staff_user,
+    )
+    bookings_close_uncollected(today=day(0))
+    long_after = day(-2) + datetime.timedelta(days=31 * (settings.HISTORY_RETENTION_MONTHS + 1))
+
+    history_anonymise(today=long_after)
+
+    booking.refresh_from_db()
+    assert (booking.status, booking.member, booking.note) == (DateBooking.Status.NOT_COLLECTED, None, "")
