@@ -9,7 +9,7 @@ import uuid
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from catalogue.models import Copy, Game, Location
+from catalogue.models import Copy, Game, ItemKind, Location
 from loans.transfer_demo import load_transfers
 from opening.demo import WEEK
 from opening.models import OpeningHours
@@ -26,6 +26,9 @@ ON_BOARD = [
     ("La chasse aux monstres", "95005"),
     ("L'or des Dragons", "95006"),
 ]
+# A giant game for the village squares: its kind (« Grand jeu », catalogue/demo.py) asks a deposit and
+# allows one per family, which the offline desk applies too.
+GIANT = ("Quarto", "95007", "Grand jeu")
 # A fixed id: the demo's conflict is the same action each time it would be loaded.
 CONFLICT_ID = uuid.UUID("6f1d0a52-5a7e-4c57-9a57-1d0b05b11001")
 
@@ -53,6 +56,10 @@ def _load_bus(*, stdout) -> None:
         for title, barcode in ON_BOARD
         if title in games and not Copy.objects.filter(barcode=barcode).exists()
     )
+    title, barcode, kind = GIANT
+    kind = ItemKind.objects.filter(name=kind).first()
+    if title in games and kind is not None and not Copy.objects.filter(barcode=barcode).exists():
+        Copy.objects.create(game=games[title], cote="BUS-G", location=site, barcode=barcode, kind=kind)
     lent = Copy.objects.filter(location=site).order_by("barcode").first()
     if lent is not None:
         # At the last stop, offline: a family whose membership had ended borrowed a game.

@@ -5,6 +5,8 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from catalogue.models import Location
+from ledger.models import Method
+from loans.forms import DepositFields
 
 from .models import OfflineAction
 
@@ -28,6 +30,9 @@ class ActionForm(forms.Form):
     lend = forms.UUIDField(required=False)
     playable_anyway = forms.BooleanField(required=False)
     lend_incomplete = forms.BooleanField(required=False)
+    # How the family paid the deposit its copy's kind asks, when it asks one (checked on replay).
+    deposit_method = forms.ChoiceField(choices=Method.choices, required=False)
+    deposit_cheque_number = forms.CharField(max_length=40, required=False)
     children = forms.IntegerField(min_value=0, max_value=MAX_PEOPLE, required=False)
     adults = forms.IntegerField(min_value=0, max_value=MAX_PEOPLE, required=False)
 
@@ -76,6 +81,8 @@ class ActionForm(forms.Form):
             "missing": data["missing"],
             "playable_anyway": data["playable_anyway"],
             "lend_incomplete": data["lend_incomplete"],
+            "deposit_method": data["deposit_method"],
+            "deposit_cheque_number": data["deposit_cheque_number"].strip(),
             "children": data["children"] or 0,
             "adults": data["adults"] or 0,
         }
@@ -87,6 +94,10 @@ class ActionForm(forms.Form):
             "recorded_at": data["recorded_at"],
             "payload": payload,
         }
+
+
+class RetryForm(DepositFields):
+    """« Réessayer maintenant »: a lend refused for its deposit goes again with how it was paid."""
 
 
 class DismissForm(forms.Form):

@@ -21,15 +21,12 @@ from django.utils.translation import gettext_lazy as _
 from catalogue.models import Copy
 from loans import services as loans
 from loans.models import Loan
+from ludotheque.answers import refuse as _refuse
 from members.models import Member
 from onsite import services as onsite
 from onsite.models import Session
 
 from .models import OfflineAction
-
-
-def _refuse(message, *, code: str, **params) -> None:
-    raise ValidationError(message, code=code, params=params or None)
 
 
 def _member(card: str) -> Member:
@@ -56,6 +53,8 @@ def _lend(action: OfflineAction, staff: AbstractBaseUser) -> None:
         member=_member(action.card),
         staff=staff,
         lend_incomplete=bool(action.payload.get("lend_incomplete")),
+        deposit_method=action.payload.get("deposit_method") or "",
+        deposit_cheque_number=action.payload.get("deposit_cheque_number") or "",
     )
 
 
@@ -177,10 +176,23 @@ def _lock_conflict(action: OfflineAction) -> OfflineAction:
 
 
 @transaction.atomic
-def action_retry(*, action: OfflineAction, staff: AbstractBaseUser) -> bool:
+def action_retry(
+    *,
+    action: OfflineAction,
+    staff: AbstractBaseUser,
+    deposit_method: str = "",
+    deposit_cheque_number: str = "",
+) -> bool:
     """Apply a conflict again (the membership renewed, the copy back…). Whether it was applied: refused
-    again, it stays a conflict with today's reason."""
+    again, it stays a conflict with today's reason. A lend refused for its deposit goes again with how
+    the family paid it (`deposit_method`, a cheque's number), kept with the action."""
     action = _lock_conflict(action)
+    if action.kind == OfflineAction.Kind.LEND and deposit_method:
+        action.payload = {
+            **action.payload,
+            "deposit_method": deposit_method,
+            "deposit_cheque_number": deposit_cheque_number.strip(),
+        }
     applied = _apply(action, staff, done=OfflineAction.Status.APPLIED_LATER)
     if applied:
         action.settled_at = timezone.now()

@@ -2,9 +2,11 @@
 back and count visits without network.
 
 Families: only those whose membership runs today or later, with their name, card, membership type,
-expiry and the number of games they have at home (no e-mail, phone, address or household). Copies:
-those of the site, with their pieces, the pieces already known missing and their open loan. Rules:
-each membership type's quota, loan period and what it does with a late game.
+expiry and the number of games they have at home, in all and per kind of item (no e-mail, phone,
+address or household). Copies: those of the site, with their kind, their pieces, the pieces already
+known missing and their open loan. Rules: each membership type's quota, loan period and what it does
+with a late game; each kind of item's own quota and deposit (loans/loan_rules.py), for the desk to
+refuse offline what the live desk would and to ask how a deposit is paid.
 """
 
 import datetime
@@ -12,7 +14,7 @@ import datetime
 from django.db.models import Count, Prefetch, Q
 from django.utils import timezone
 
-from catalogue.models import Component, Copy, Location
+from catalogue.models import Component, Copy, ItemKind, Location
 from loans.models import Hold, Loan, MissingPiece
 from members.models import Member, MembershipType
 
@@ -29,6 +31,20 @@ def _families(today: datetime.date) -> list[dict]:
         )
         .order_by("name", "pk")
     )
+    by_kind: dict[int, dict[str, int]] = {}
+    at_home = (
+        Loan.objects.open()
+        .filter(
+            member__erased_at__isnull=True,
+            member__membership_expiry__gte=today,
+            copy__kind__loan_quota__isnull=False,
+        )
+        .values_list("member_id", "copy__kind_id")
+        .annotate(count=Count("pk"))
+        .order_by()
+    )
+    for member_id, kind_id, count in at_home:
+        by_kind.setdefault(member_id, {})[str(kind_id)] = count
     return [
         {
             "id": family.pk,
@@ -39,6 +55,8 @@ def _families(today: datetime.date) -> list[dict]:
             "expiry": family.membership_expiry.isoformat(),
             "open_loans": family.open_loans,
             "late_loans": family.late_loans,
+            # Only the kinds with a quota of their own: the games at home of each.
+            "kind_loans": by_kind.get(family.pk, {}),
         }
         for family in families.only(
             "pk", "name", "card_barcode", "membership_type_id", "membership_start", "membership_expiry"
@@ -69,6 +87,7 @@ def _copies(location: Location) -> list[dict]:
             {
                 "barcode": copy.barcode,
                 "title": copy.game.title,
+                "kind": copy.kind_id,
                 "lendable": copy.status_allows_lending,
                 "status": copy.get_status_display(),
                 "pieces": [
@@ -106,6 +125,15 @@ def tour_data(location: Location) -> dict:
                 "refuse_when_late": kind.late_loans == MembershipType.LateLoans.REFUSE,
             }
             for kind in MembershipType.objects.order_by("pk")
+        ],
+        "kinds": [
+            {
+                "id": kind.pk,
+                "name": kind.name,
+                "quota": kind.loan_quota,
+                "deposit": str(kind.deposit) if kind.deposit else None,
+            }
+            for kind in ItemKind.objects.filter(Q(loan_quota__isnull=False) | Q(deposit__gt=0)).order_by("pk")
         ],
         "copies": _copies(location),
     }

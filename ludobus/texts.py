@@ -31,8 +31,20 @@ def tour_texts() -> dict[str, str]:
             "« %(game)s » (%(barcode)s) n'est pas en prêt : scannez d'abord la carte d'une famille pour le prêter."
         ),
         "lent": _("« %(game)s » (%(barcode)s) prêté à %(family)s."),
+        "kind_quota_reached": _(
+            "%(family)s a déjà le maximum de jeux de type « %(kind)s » en prêt (%(quota)s par famille)."
+        ),
+        "deposit_asked": _(
+            "« %(game)s » (%(barcode)s) est de type « %(kind)s » : une caution de %(amount)s est demandée. "
+            "Comment %(family)s la verse-t-elle ?"
+        ),
+        "cheque_number_needed": _("Indiquez le numéro du chèque."),
+        "lent_deposit": _(
+            "« %(game)s » (%(barcode)s) prêté à %(family)s, caution de %(amount)s reçue (%(method)s)."
+        ),
         "returned": _("« %(game)s » (%(barcode)s) rendu."),
         "returned_missing": _("« %(game)s » (%(barcode)s) rendu, pièces manquantes notées."),
+        "deposit_give_back": _("Rendez à la famille sa caution de %(amount)s."),
         "visit": _("Visite comptée : %(who)s (enfants : %(children)s, adultes : %(adults)s)."),
         "visit_nobody": _("Indiquez combien d'enfants et d'adultes sont venus."),
         "non_member": _("famille non adhérente"),

@@ -16,10 +16,11 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from catalogue.models import Copy, Location
+from ledger.models import Method
 from ludotheque.access import staff_required
 from members.models import Member
 
-from .forms import MAX_ACTIONS, ActionForm, DismissForm
+from .forms import MAX_ACTIONS, ActionForm, DismissForm, RetryForm
 from .models import OfflineAction
 from .replay import action_dismiss, action_replay, action_retry
 from .snapshot import KEEP_DAYS, tour_data
@@ -46,7 +47,17 @@ WAYS = {
         "Le jeu est en prêt chez une autre famille : passez-le au retour s'il est revenu, puis réessayez."
     ),
     "lend_not_recorded": gettext_lazy("Réglez d'abord le conflit du prêt de ce jeu, puis réessayez."),
+    "deposit_required": gettext_lazy(
+        "Ce type de jeu demande une caution : dites comment la famille l'a versée, puis réessayez ; "
+        "ou récupérez le jeu et classez ce conflit."
+    ),
+    "kind_quota_reached": gettext_lazy(
+        "La famille a déjà le maximum de jeux de ce type : enregistrez d'abord le retour de l'un d'eux "
+        "puis réessayez, ou récupérez ce jeu et classez ce conflit."
+    ),
 }
+# The refusals of a lend's deposit (loans/checkout.py, ledger/services.py): its retry asks how it was paid.
+DEPOSIT_CODES = {"deposit_required", "method_required", "cheque_number_required", "cheque_number_not_cheque"}
 OTHER_WAY = gettext_lazy(
     "Réessayez une fois la cause réglée, ou classez ce conflit en disant comment il a été réglé."
 )
@@ -61,6 +72,7 @@ def tour(request: HttpRequest) -> HttpResponse:
         "texts": tour_texts(),
         "keep_days": KEEP_DAYS,
         "conflicts": OfflineAction.objects.conflicts().count(),
+        "deposit_methods": Method.choices,
     }
     return render(request, "ludobus/tour.html", context)
 
@@ -127,6 +139,7 @@ def _describe(actions: list[OfflineAction]) -> None:
         action.family = families.get(action.card.upper())
         action.copy = copies.get(action.barcode)
         action.way = WAYS.get(action.reason_code, OTHER_WAY)
+        action.asks_deposit = action.reason_code in DEPOSIT_CODES
 
 
 @staff_required
@@ -151,7 +164,7 @@ def _render_conflicts(request: HttpRequest, *, status: int = 200) -> HttpRespons
     return render(
         request,
         "ludobus/conflict_list.html",
-        {"conflicts": conflicts, "settled": settled},
+        {"conflicts": conflicts, "settled": settled, "deposit_methods": Method.choices},
         status=status,
     )
 
@@ -163,7 +176,13 @@ def conflict_settle(request: HttpRequest, pk) -> HttpResponse:
     action = get_object_or_404(OfflineAction, pk=pk)
     try:
         if request.POST.get("settle") == "retry":
-            if action_retry(action=action, staff=request.user):
+            form = RetryForm(request.POST)
+            if not form.is_valid():
+                messages.error(
+                    request, " ".join(error for errors in form.errors.values() for error in errors)
+                )
+                return _render_conflicts(request, status=400)
+            if action_retry(action=action, staff=request.user, **form.cleaned_data):
                 messages.success(request, _("Action enregistrée : le conflit est réglé."))
             else:
                 action.refresh_from_db()

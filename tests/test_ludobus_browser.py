@@ -3,12 +3,14 @@ lends, returns and a visit recorded on the device, then the network back: every 
 what no longer holds is a conflict, and the server ends as the same actions would have left it online."""
 
 import datetime
+from decimal import Decimal
 
 import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from catalogue.models import Copy, Location
+from catalogue.models import Copy, ItemKind, Location
+from ledger.models import Entry, Kind
 from loans import services
 from loans.models import Loan, MissingPiece
 from ludobus.models import OfflineAction
@@ -157,6 +159,83 @@ def test_a_tour_with_the_network_cut_lands_once_with_its_conflicts(page, live_se
     assert "ludobus" not in page.evaluate("indexedDB.databases().then(found => found.map(db => db.name))")
 
 
+def prepare_tour(page, live_server, staff_user, site: str) -> None:
+    page.goto(live_server.url + "/comptoir/tournee/")
+    page.fill("#id_username", staff_user.username)
+    page.fill("#id_password", staff_user.raw_password)
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    page.wait_for_selector("body[data-tour-ready='1']")
+    page.select_option("#tour-site", label=site)
+    page.click("#tour-prepare button")
+    expect(page.locator("#tour-age")).to_contain_text(site)
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_offline_a_grand_jeu_asks_its_deposit_and_its_kinds_quota_as_the_live_desk_does(
+    page, live_server, staff_user
+):
+    # The kind's rules, as the librarians' guide sets them (« Règles de prêt par type d'objet »).
+    giant = ItemKind.objects.create(name="Grand jeu", deposit=Decimal("20.00"), loan_quota=1)
+    ludobus = Location.objects.create(name="Ludobus")
+    quarto = make_game("Quarto", pieces=[(16, "pièces")])
+    for barcode in ("95007", "95008"):
+        copy = on_board(quarto, barcode, ludobus)
+        copy.kind = giant
+        copy.save()
+    on_board(make_game("Biblios", pieces=[(5, "dés")]), "90901", ludobus)
+    make_member("M0001", "Alex Tartempion", membership_type=make_membership_type(loan_quota=5))
+    prepare_tour(page, live_server, staff_user, "Ludobus")
+    page.context.set_offline(True)
+
+    tour_scan(page, "M0001")
+    tour_scan(page, "95007")
+    expect(page.locator("#tour-deposit")).to_be_visible()
+    expect(page.locator("#tour-deposit-title")).to_contain_text("une caution de 20,00")
+    page.click("#tour-deposit-cancel")  # the family thinks twice: nothing recorded
+    expect(page.locator("#tour-deposit")).to_be_hidden()
+    expect(page.locator("#tour-journal li")).to_have_count(0)
+    tour_scan(page, "95007")
+    page.select_option("#tour-deposit-method", label="Chèque")
+    page.click("#tour-deposit >> text=Prêter")
+    expect(page.locator("#tour-message")).to_contain_text("Indiquez le numéro du chèque.")
+    page.fill("#tour-deposit-cheque", "1234567")
+    page.click("#tour-deposit >> text=Prêter")
+    expect(page.locator("#tour-message")).to_contain_text(
+        "« Quarto » (95007) prêté à Alex Tartempion, caution de 20,00"
+    )
+    tour_scan(page, "95008")  # a second Grand jeu: one per family
+    expect(page.locator("#tour-message")).to_contain_text(
+        "Alex Tartempion a déjà le maximum de jeux de type « Grand jeu » en prêt (1 par famille)."
+    )
+    tour_scan(page, "90901")  # an ordinary game still goes, without a deposit
+    expect(page.locator("#tour-message")).to_contain_text("« Biblios » (90901) prêté à Alex Tartempion.")
+    tour_scan(page, "95007")  # the giant Quarto comes back before the bus leaves
+    page.click("#tour-return >> text=Tout est complet")
+    expect(page.locator("#tour-message")).to_contain_text("Rendez à la famille sa caution de 20,00")
+    tour_scan(page, "M0001")
+    tour_scan(page, "95008")  # now it may go, with its own deposit
+    page.select_option("#tour-deposit-method", label="Espèces")
+    page.click("#tour-deposit >> text=Prêter")
+    expect(page.locator("#tour-journal li")).to_have_count(4)
+
+    page.context.set_offline(False)
+    expect(page.locator("#tour-sync")).to_contain_text("Actions envoyées : 4", timeout=20000)
+    assert not OfflineAction.objects.filter(status="conflict").exists()
+    deposits = [
+        (entry.kind, entry.amount, entry.method, entry.cheque_number, entry.loan.copy.barcode)
+        for entry in Entry.objects.filter(kind__in=[Kind.DEPOSIT_RECEIVED, Kind.DEPOSIT_RETURNED])
+        .select_related("loan__copy")
+        .order_by("pk")
+    ]
+    assert deposits == [
+        (Kind.DEPOSIT_RECEIVED, Decimal("20.00"), "cheque", "1234567", "95007"),
+        (Kind.DEPOSIT_RETURNED, Decimal("20.00"), "cheque", "1234567", "95007"),
+        (Kind.DEPOSIT_RECEIVED, Decimal("20.00"), "cash", "", "95008"),
+    ]
+
+
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_without_network_any_desk_address_opens_the_ludobus_page_kept_by_the_service_worker(
@@ -199,6 +278,20 @@ def test_the_ludobus_pages_pass_axe(browser, live_server, staff_user):
         sequence=1,
         recorded_at=timezone.now(),
         payload={"card": "M0001", "barcode": "90468"},
+    )
+    # A lend whose deposit the desk did not ask: its retry asks how it was paid.
+    make_member("M0002", "Sam Bidule")
+    giant = on_board(make_game("Quarto géant"), "95007", site)
+    giant.kind = ItemKind.objects.create(name="Grand jeu", deposit=Decimal("20.00"))
+    giant.save()
+    action_replay(
+        staff=staff_user,
+        id="6f1d0a52-5a7e-4c57-9a57-1d0b05b11002",
+        kind="lend",
+        location=site,
+        sequence=2,
+        recorded_at=timezone.now(),
+        payload={"card": "M0002", "barcode": "95007"},
     )
     urls = ["/comptoir/tournee/", "/comptoir/tournee/conflits/"]
     assert serious_violations(browser, urls, base_url=live_server.url, user=staff_user) == {}

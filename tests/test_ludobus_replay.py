@@ -4,12 +4,14 @@ desk's services; what no longer holds becomes a conflict for staff to settle, ne
 import datetime
 import json
 import uuid
+from decimal import Decimal
 
 import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from catalogue.models import Copy, Location
+from catalogue.models import Copy, ItemKind, Location
+from ledger.models import Entry, Kind
 from loans import services
 from loans.models import Loan, MissingPiece
 from ludobus.models import OfflineAction
@@ -269,3 +271,79 @@ def test_the_same_action_sent_twice_at_once_is_applied_once(world, staff_user):
     assert first.status == second.status == "applied"
     assert Loan.objects.count() == 1
     assert OfflineAction.objects.count() == 1
+
+
+@pytest.fixture
+def giant(world):
+    """A giant Quarto on board: its kind asks a 20 € deposit and allows one per family
+    (loans/loan_rules.py)."""
+    kind = ItemKind.objects.create(name="Grand jeu", deposit=Decimal("20.00"), loan_quota=1)
+    Copy.objects.filter(barcode__in=["90468", "90408"]).update(kind=kind)
+    return kind
+
+
+def test_a_deposit_taken_offline_is_received_at_the_sites_till_once_and_given_back_at_return(
+    client, desk, world, giant
+):
+    lend = desk.action(
+        "lend", card="M0001", barcode="90468", deposit_method="cheque", deposit_cheque_number=" 1234567 "
+    )
+    assert outcomes(sync(client, [lend])) == [("applied", "")]
+    # Sent again (the answer was lost on the road): the same loan, the same deposit, once.
+    assert outcomes(sync(client, [lend]))[0][0] == "applied"
+    [deposit] = Entry.objects.filter(kind=Kind.DEPOSIT_RECEIVED)
+    loan = Loan.objects.get()
+    assert (deposit.amount, deposit.method, deposit.cheque_number, deposit.loan, deposit.site) == (
+        Decimal("20.00"),
+        "cheque",
+        "1234567",
+        loan,
+        world["site"],
+    )
+    back = desk.action("return", barcode="90468", lend=lend["id"])
+    assert outcomes(sync(client, [back])) == [("applied", "")]
+    [given_back] = Entry.objects.filter(kind=Kind.DEPOSIT_RETURNED)
+    assert given_back.amount == Decimal("20.00") and not loan.copy.loans.open().exists()
+
+
+def test_a_lend_without_its_deposit_is_a_conflict_settled_by_saying_how_it_was_paid(
+    client, desk, world, giant
+):
+    lend = desk.action("lend", card="M0001", barcode="90468")  # from a desk that did not ask
+    [(status, reason)] = outcomes(sync(client, [lend]))
+    assert status == "conflict" and "caution de 20,00" in reason
+    assert not Loan.objects.exists() and not Entry.objects.filter(kind=Kind.DEPOSIT_RECEIVED).exists()
+    page = text_of(client.get(reverse("ludobus:conflict-list")))
+    assert "dites comment la famille l'a versée" in page and "Caution versée en" in page
+
+    url = reverse("ludobus:conflict-settle", args=[lend["id"]])
+    response = client.post(url, {"settle": "retry", "deposit_method": "bitcoin"})
+    assert response.status_code == 400
+    assert "Sélectionnez un choix valide" in text_of(response)
+    client.post(url, {"settle": "retry", "deposit_method": "cheque"})  # a cheque without its number
+    action = OfflineAction.objects.get()
+    assert action.status == "conflict" and action.reason == "Indiquez le numéro du chèque."
+    response = client.post(url, {"settle": "retry", "deposit_method": "cash"}, follow=True)
+    assert "le conflit est réglé" in text_of(response)
+    action.refresh_from_db()
+    assert action.status == "applied_later" and action.payload["deposit_method"] == "cash"
+    [deposit] = Entry.objects.filter(kind=Kind.DEPOSIT_RECEIVED)
+    assert (deposit.method, deposit.loan) == ("cash", action.loan)
+
+
+def test_a_second_copy_of_a_kind_past_its_family_quota_is_a_conflict(client, desk, world, giant):
+    first = desk.action("lend", card="M0001", barcode="90468", deposit_method="cash")
+    second = desk.action("lend", card="M0001", barcode="90408", deposit_method="cash")
+    [applied, (status, reason)] = outcomes(sync(client, [first, second]))
+    assert applied == ("applied", "") and status == "conflict"
+    assert "c'est le maximum pour ce type d'objet" in reason
+    assert OfflineAction.objects.get(pk=second["id"]).reason_code == "kind_quota_reached"
+    assert Entry.objects.filter(kind=Kind.DEPOSIT_RECEIVED).count() == 1
+
+
+def test_a_deposit_sent_with_an_unknown_method_is_refused_before_any_replay(client, desk, world, giant):
+    lend = desk.action("lend", card="M0001", barcode="90468", deposit_method="bitcoin")
+    response = sync(client, [lend])
+    assert response.status_code == 400
+    assert list(response.json()["errors"]["0"]) == ["deposit_method"]
+    assert not OfflineAction.objects.exists()

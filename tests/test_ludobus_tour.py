@@ -3,6 +3,7 @@ the desk as an installable web app: its manifest, its service worker, its data c
 
 import datetime
 import io
+from decimal import Decimal
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -12,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from catalogue.models import Location
+from catalogue.models import ItemKind, Location
 from loans import services
 from ludobus.models import OfflineAction
 from tests.loan_helpers import make_copy, make_game, make_member
@@ -44,7 +45,17 @@ def test_a_tour_holds_the_sites_copies_the_valid_families_and_the_rules(client, 
     family = tour["families"][0]
     assert family["open_loans"] == 1
     # The least the desk needs: no e-mail, phone, address or household.
-    assert set(family) == {"id", "name", "card", "type", "start", "expiry", "open_loans", "late_loans"}
+    assert set(family) == {
+        "id",
+        "name",
+        "card",
+        "type",
+        "start",
+        "expiry",
+        "open_loans",
+        "late_loans",
+        "kind_loans",
+    }
     assert "alex@example.org" not in response.content.decode() and "0470" not in response.content.decode()
     [copy] = tour["copies"]
     assert copy["barcode"] == "90468" and copy["loan"]["id"] == loan.pk
@@ -54,6 +65,35 @@ def test_a_tour_holds_the_sites_copies_the_valid_families_and_the_rules(client, 
     ]
     assert tour["types"][0]["quota"] == alex.membership_type.loan_quota
     assert tour["prepared_at"] and tour["keep_days"] == 7
+
+
+def test_a_tour_knows_each_kinds_quota_and_deposit_and_what_each_family_has_of_it(
+    client, staff_user, ludobus
+):
+    giant = ItemKind.objects.create(name="Grand jeu", deposit=Decimal("20.00"), loan_quota=1)
+    ItemKind.objects.create(name="Jeu vidéo", loan_fee=Decimal("1.00"))  # no quota, no deposit: not needed
+    quarto = make_game("Quarto", pieces=[(16, "pièces")])
+    giant_quarto = make_copy(quarto, "96001")
+    giant_quarto.kind = giant
+    giant_quarto.save()
+    on_board = make_copy(quarto, "90468")
+    on_board.location, on_board.kind = ludobus, giant
+    on_board.save()
+    alex = make_member("M0001", "Alex Tartempion")
+    make_member("M0002", "Sam Bidule")
+    services.loan_create(
+        copy=giant_quarto, member=alex, staff=staff_user, deposit_method="cash"
+    )  # lent at the main site
+    client.force_login(staff_user)
+
+    tour = client.get(reverse("ludobus:tour-download", args=[ludobus.pk])).json()
+
+    assert tour["kinds"] == [{"id": giant.pk, "name": "Grand jeu", "quota": 1, "deposit": "20.00"}]
+    assert [copy["kind"] for copy in tour["copies"]] == [giant.pk]
+    assert {family["card"]: family["kind_loans"] for family in tour["families"]} == {
+        "M0001": {str(giant.pk): 1},
+        "M0002": {},
+    }
 
 
 def test_only_staff_download_a_tour(client, outsider, ludobus):
@@ -105,8 +145,12 @@ def test_the_demo_has_a_ludobus_with_copies_on_board_and_a_conflict_to_settle(cl
         "95004",
         "95005",
         "95006",
+        "95007",
     ]
     assert all(copy["pieces"] for copy in tour["copies"][:3])
+    # The giant Quarto on board asks its kind's deposit, one per family.
+    [giant] = [kind for kind in tour["kinds"] if kind["id"] == tour["copies"][-1]["kind"]]
+    assert (giant["name"], giant["deposit"], giant["quota"]) == ("Grand jeu", "20.00", 1)
     conflict = OfflineAction.objects.get()
     assert (conflict.status, conflict.reason_code) == ("conflict", "membership_expired")
     page = client.get(reverse("ludobus:conflict-list")).content.decode()

@@ -8,7 +8,7 @@
   var TEXT = JSON.parse(document.getElementById("tour-texts").textContent);
   var DAY = 86400000;
   var lang = document.documentElement.lang || "fr";
-  var state = { tour: null, actions: [], family: null, copy: null, sending: false };
+  var state = { tour: null, actions: [], family: null, copy: null, lending: null, sending: false };
   var db = null;
 
   function $(id) { return document.getElementById(id); }
@@ -80,6 +80,23 @@
     return count;
   }
   function typeOf(family) { return state.tour.types.filter(function (t) { return t.id === family.type; })[0]; }
+  // The copy's kind when it has rules of its own (a quota per family, a deposit), else undefined.
+  function kindOf(copy) {
+    return (state.tour.kinds || []).filter(function (k) { return k.id === copy.kind; })[0];
+  }
+  function kindLoans(family, kind) {
+    var count = (family.kind_loans || {})[String(kind.id)] || 0;
+    live().forEach(function (a) {
+      var copy = copyByBarcode(a.barcode);
+      if (a.family !== family.id || !copy || copy.kind !== kind.id) { return; }
+      if (a.kind === "lend") { count += 1; }
+      if (a.kind === "return") { count -= 1; }
+    });
+    return count;
+  }
+  function euros(amount) {
+    return new Intl.NumberFormat(lang, { style: "currency", currency: "EUR" }).format(Number(amount));
+  }
 
   // Showing.
   function message(text, kind) {
@@ -156,8 +173,43 @@
     if (copy.set_aside_for && copy.set_aside_for !== family.id) { return message(say("set_aside", values), "error"); }
     if (openLoans(family) >= kind.quota) { return message(say("quota_reached", values), "error"); }
     if (family.late_loans && kind.refuse_when_late) { return message(say("late_refused", values), "error"); }
-    message(say("lent", values) + (family.late_loans ? " " + say("late_warned", values) : ""), "success");
-    return record({ kind: "lend", card: family.card, barcode: copy.barcode, family: family.id, familyName: family.name });
+    var rules = kindOf(copy);
+    if (rules) {
+      values.kind = rules.name; values.quota = rules.quota; values.amount = euros(rules.deposit);
+      if (rules.quota !== null && kindLoans(family, rules) >= rules.quota) {
+        return message(say("kind_quota_reached", values), "error");
+      }
+      if (rules.deposit) { return askDeposit(family, copy, values); }
+    }
+    return lendNow(family, copy, values, {});
+  }
+  function lendNow(family, copy, values, deposit) {
+    var text = deposit.method ? say("lent_deposit", values) : say("lent", values);
+    message(text + (family.late_loans ? " " + say("late_warned", values) : ""), "success");
+    return record({ kind: "lend", card: family.card, barcode: copy.barcode, family: family.id, familyName: family.name,
+      deposit_method: deposit.method || "", deposit_cheque_number: deposit.cheque || "" });
+  }
+
+  // A copy whose kind asks a deposit goes out once the clerk says how the family pays it.
+  function askDeposit(family, copy, values) {
+    state.lending = { family: family, copy: copy, values: values };
+    $("tour-deposit-title").textContent = say("deposit_asked", values);
+    $("tour-deposit-method").value = "";
+    $("tour-deposit-cheque").value = "";
+    $("tour-deposit").hidden = false;
+    $("tour-deposit-method").focus();
+  }
+  function lendWithDeposit(event) {
+    event.preventDefault();
+    var lending = state.lending, method = $("tour-deposit-method").value, cheque = $("tour-deposit-cheque").value.trim();
+    if (!lending) { return; }
+    if (method === "cheque" && !cheque) { return message(TEXT.cheque_number_needed, "error"); }
+    var select = $("tour-deposit-method");
+    lending.values.method = select.options[select.selectedIndex].text;
+    $("tour-deposit").hidden = true;
+    state.lending = null;
+    lendNow(lending.family, lending.copy, lending.values, { method: method, cheque: method === "cheque" ? cheque : "" });
+    $("tour-code").focus();
   }
 
   function openReturn(copy, loan) {
@@ -184,6 +236,8 @@
     var code = $("tour-code").value.trim();
     $("tour-code").value = "";
     $("tour-return").hidden = true;
+    $("tour-deposit").hidden = true;
+    state.lending = null;
     message("");
     var family = familyByCard(code);
     var copy = copyByBarcode(code);
@@ -205,7 +259,9 @@
       if (count && !complete) { missing.push({ component: Number(input.dataset.component), quantity: count }); }
     });
     $("tour-return").hidden = true;
-    message(say(missing.length ? "returned_missing" : "returned", { game: copy.title, barcode: copy.barcode }), "success");
+    var rules = kindOf(copy), text = say(missing.length ? "returned_missing" : "returned", { game: copy.title, barcode: copy.barcode });
+    if (rules && rules.deposit) { text += " " + say("deposit_give_back", { amount: euros(rules.deposit) }); }
+    message(text, "success");
     record({ kind: "return", barcode: copy.barcode, loan: loan.loan || null, lend: loan.lend || null,
       missing: missing, playable_anyway: $("tour-playable").checked && !complete,
       family: loan.family, familyName: family.name });
@@ -237,7 +293,8 @@
     var body = pending.slice(0, 200).map(function (a) {
       return { id: a.id, kind: a.kind, site: a.site, sequence: a.sequence, recorded_at: a.recorded_at, card: a.card || "",
         barcode: a.barcode || "", loan: a.loan || null, lend: a.lend || null, missing: a.missing || [],
-        playable_anyway: !!a.playable_anyway, children: a.children || 0, adults: a.adults || 0 };
+        playable_anyway: !!a.playable_anyway, children: a.children || 0, adults: a.adults || 0,
+        deposit_method: a.deposit_method || "", deposit_cheque_number: a.deposit_cheque_number || "" };
     });
     return fetch(script.dataset.sync, {
       method: "POST", credentials: "same-origin", redirect: "manual",
@@ -322,6 +379,13 @@
     scan(event);
   });
   $("tour-return").addEventListener("submit", takeBack);
+  $("tour-deposit").addEventListener("submit", lendWithDeposit);
+  $("tour-deposit-cancel").addEventListener("click", function () {
+    $("tour-deposit").hidden = true;
+    state.lending = null;
+    message("");
+    $("tour-code").focus();
+  });
   $("tour-visit").addEventListener("submit", function (event) {
     if (!state.tour) { event.preventDefault(); return message(TEXT.no_tour, "error"); }
     countVisit(event);
