@@ -22,6 +22,10 @@ SITES = [
     ("Etterbeek", [(5, "14:00", "17:30")]),
     ("Ludobus", [(3, "15:00", "18:00")]),
 ]
+# Every GIANT_EVERY-th copy is a giant game: its kind (« Grand jeu ») goes out for a week against a
+# deposit, one per family (loans/loan_rules.py), so the year's money holds deposits too.
+GIANT_EVERY = 40
+GIANT = {"name": "Grand jeu", "loan_period_days": 7, "deposit": Decimal("20.00"), "loan_quota": 1}
 # A family's password: the same hash for all, made once (hashing 400 of them would take minutes).
 PASSWORD = "simulation-only-password"
 
@@ -33,7 +37,8 @@ class World:
     start: datetime.date
     sites: list[int] = field(default_factory=list)
     games: list[int] = field(default_factory=list)
-    copies: dict[int, dict] = field(default_factory=dict)  # copy id -> barcode, game, site, components
+    copies: dict[int, dict] = field(default_factory=dict)  # copy id -> barcode, game, site, pieces, deposit
+    barcodes: dict[str, int] = field(default_factory=dict)  # barcode -> copy id
     families: dict[int, dict] = field(default_factory=dict)  # member id -> card, login, email, type
     types: dict[int, dict] = field(default_factory=dict)  # membership type id -> prices
     clerks: list[tuple[str, str]] = field(default_factory=list)  # (username, token)
@@ -88,7 +93,7 @@ def _sites_and_calendar(world: World, start: datetime.date) -> None:
 
 
 def _catalogue(world: World, rng: random.Random, titles: int, copies: int) -> None:
-    from catalogue.models import Component, Copy, Game
+    from catalogue.models import Component, Copy, Game, ItemKind
 
     games = Game.objects.bulk_create(
         Game(
@@ -121,9 +126,11 @@ def _catalogue(world: World, rng: random.Random, titles: int, copies: int) -> No
     owners = list(range(titles)) + [
         min(int(rng.paretovariate(1.2)) - 1, titles - 1) for _ in range(copies - titles)
     ]
+    giant = ItemKind.objects.create(**GIANT)
     made = Copy.objects.bulk_create(
         Copy(
             game=games[index],
+            **({"kind": giant} if number % GIANT_EVERY == GIANT_EVERY - 1 else {}),
             cote=f"J{index:05d}",
             location_id=world.sites[number % len(world.sites)],
             barcode=f"S{number:06d}",
@@ -137,7 +144,9 @@ def _catalogue(world: World, rng: random.Random, titles: int, copies: int) -> No
             "game": copy.game_id,
             "site": copy.location_id,
             "pieces": pieces[copy.game_id],
+            "deposit": giant.deposit if copy.kind_id == giant.pk else None,
         }
+        world.barcodes[copy.barcode] = copy.pk
 
 
 def _membership_types(world: World) -> None:

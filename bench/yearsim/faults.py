@@ -33,6 +33,7 @@ class Faults:
         self.mail_down_until: datetime.date | None = None
         self.failed_while_down = 0
         self.done: set[float] = set()
+        self.timers: list[threading.Thread] = []  # this opening's faults, struck on a timer
 
     def day_of(self, fraction: float) -> datetime.date:
         return self.run.world.start + datetime.timedelta(days=int(self.run.params.days * fraction))
@@ -125,11 +126,20 @@ class Faults:
     def during_opening(self, day: datetime.date, site: int, visitors: list[int]) -> None:
         """Start this opening's fault, if any, on a timer: it strikes while the clerks are at work."""
         if self.due(day, WORKER_KILLED):
-            threading.Thread(target=self.kill_worker, args=(day,), daemon=True).start()
+            self.timers.append(threading.Thread(target=self.kill_worker, args=(day,), daemon=True))
         if self.due(day, DATABASE_CUT):
-            threading.Thread(target=self.cut_database, args=(day,), daemon=True).start()
+            self.timers.append(threading.Thread(target=self.cut_database, args=(day,), daemon=True))
+        for timer in self.timers:
+            timer.start()
         if self.due(day, RACE):
             self.race(day, site, visitors)
+
+    def end_of_opening(self) -> None:
+        """The opening ends (before its till closes) once its fault has struck and its window passed,
+        however quickly the clerks were done."""
+        for timer in self.timers:
+            timer.join()
+        self.timers.clear()
 
     def window(self, seconds: float, strike) -> str:
         recorder = self.run.recorder

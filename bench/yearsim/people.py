@@ -11,6 +11,10 @@ from decimal import Decimal
 
 from .http import Breach, Client
 
+# A loan's entries that are not what its return charged: the fee and the deposit of its lend, the
+# deposit handed back.
+LEND_AND_DEPOSIT = {"loan_fee", "deposit_received", "deposit_returned"}
+
 
 def desk_visit(run, clerk: Client, member_id: int, site: int, day: datetime.date, rng: random.Random) -> None:
     """A family at the desk: card scanned, games back (pieces checked), money, membership, new games."""
@@ -53,7 +57,8 @@ def _give_back(run, clerk: Client, loan: dict, rng: random.Random) -> None:
             entries = clerk.api("retour (vérifié)", "GET", f"/api/ledger/?loan={loan['id']}").json()[
                 "results"
             ]
-            done["charges"] = [entry for entry in entries if entry["kind"] != "loan_fee"]
+            done["charges"] = [entry for entry in entries if entry["kind"] not in LEND_AND_DEPOSIT]
+            done["deposits_returned"] = [entry for entry in entries if entry["kind"] == "deposit_returned"]
             run.count("returns confirmed after a lost answer")
             run.after_return(loan, done, lost=False)
             return
@@ -128,8 +133,11 @@ def _borrow(run, clerk: Client, member_id: int, site: int, day: datetime.date, r
 
 def lend(run, clerk: Client, member_id: int, barcode: str) -> bool:
     """Lend one copy; a lost answer is checked by reading the copy's open loan (one open loan a copy)."""
+    body = {"barcode": barcode, "member": member_id}
+    if run.world.copies[run.copy_id(barcode)]["deposit"]:
+        body["deposit_method"] = "cash"  # a giant game: its deposit, paid in cash at the desk
     try:
-        answer = clerk.api("prêt", "POST", "/api/loans/", {"barcode": barcode, "member": member_id})
+        answer = clerk.api("prêt", "POST", "/api/loans/", body)
     except Exception:  # noqa: BLE001 — the connection never came back: the desk reads what happened
         answer = None
     if answer is not None and answer.status_code == 201:
@@ -147,15 +155,17 @@ def lend(run, clerk: Client, member_id: int, barcode: str) -> bool:
 
 
 def till_close(run, clerk: Client, site: int) -> None:
-    """The opening ends: the cash in the drawer is counted and the till closed."""
+    """The opening ends: the cash in the drawer is counted and the till closed; the deposits still held
+    stay in the drawer (its float), the rest goes to the bank."""
     counted = run.till_float(site) + run.cash_taken(site)
+    kept = run.float_to_keep(site)
     answer = clerk.form(
         "caisse clôturée",
         f"/comptoir/caisse/?site={site}",
-        {"cash_counted": str(counted), "float_kept": "0.00"},
+        {"cash_counted": str(counted), "float_kept": str(kept)},
     )
     run.expect(answer, 302, "caisse clôturée")
-    run.after_till_close(site, counted)
+    run.after_till_close(site, counted, kept)
 
 
 def at_home(run, family: Client, member_id: int, day: datetime.date, rng: random.Random) -> None:

@@ -58,6 +58,9 @@ class Run:
         self.loans: dict[int, dict] = {}  # open loans the run made: id -> copy, member
         self.book: dict[int, Decimal] = defaultdict(Decimal)  # what each family owes, from the answers
         self.cash: dict[int, Decimal] = defaultdict(Decimal)  # cash taken per site since its till closed
+        # Deposits held in cash per site: they stay in the drawer, as its float, until handed back.
+        self.held_at: dict[int, Decimal] = defaultdict(Decimal)
+        self.floats: dict[int, Decimal] = defaultdict(Decimal)  # the float each till was left with
         self.counts: dict[str, int] = defaultdict(int)
         self.lent_per_month: dict[str, int] = defaultdict(int)
         self.refusals: dict[str, int] = defaultdict(int)
@@ -105,11 +108,15 @@ class Run:
         return self.cash[site]
 
     def till_float(self, site: int) -> Decimal:
-        return Decimal("0.00")
+        return self.floats[site]
 
-    def after_till_close(self, site: int, counted: Decimal) -> None:
+    def float_to_keep(self, site: int) -> Decimal:
+        return self.held_at[site]
+
+    def after_till_close(self, site: int, counted: Decimal, kept: Decimal) -> None:
         self.checks.till_closed(site, counted)
         self.cash[site] = Decimal(0)
+        self.floats[site] = kept
         self.count("tills closed")
 
     def uuid(self) -> str:
@@ -135,9 +142,15 @@ class Run:
             self.reasons.setdefault(f"{kind} {answer.status_code}", answer.text[:160])
 
     def after_lend(self, body: dict, member: int) -> None:
+        copy = self.world.copies[body["copy"]]
         with self.lock:
             self.loans[body["id"]] = {"id": body["id"], "copy": body["copy"], "member": member}
             self.book[member] += self.world.types[self.world.families[member]["type"]]["loan_fee"]
+            if copy["deposit"]:  # received in cash at the copy's site, held for the family
+                self.deposits[member] += copy["deposit"]
+                self.cash[copy["site"]] += copy["deposit"]
+                self.held_at[copy["site"]] += copy["deposit"]
+                self.counts["deposits received"] += 1
             self.counts["loans"] += 1
             self.lent_per_month[self.today.strftime("%Y-%m")] += 1
 
@@ -147,6 +160,11 @@ class Run:
             for charge in body.get("charges", []):
                 if not charge["waived"]:
                     self.book[loan["member"]] += Decimal(charge["amount"])
+            for deposit in body.get("deposits_returned", []):  # handed back from the copy's site's till
+                self.deposits[loan["member"]] -= Decimal(deposit["amount"])
+                self.cash[self.world.copies[loan["copy"]]["site"]] -= Decimal(deposit["amount"])
+                self.held_at[self.world.copies[loan["copy"]]["site"]] -= Decimal(deposit["amount"])
+                self.counts["deposits returned"] += 1
             self.counts["games lost" if lost else "returns"] += 1
             if lost:
                 self.lost_copies.append(loan["copy"])
@@ -334,6 +352,7 @@ class Run:
                 random.Random(f"{day}-{site}-{member}"),
             ),
         )
+        self.faults.end_of_opening()
         self.count("openings")
         self.at(day, "19:00")
         people.till_close(self, self.clerks[0], site)
@@ -385,7 +404,7 @@ class Run:
         return sum(self.deposits.values(), Decimal("0.00"))
 
     def copy_id(self, barcode: str) -> int:
-        return next(copy for copy, row in self.world.copies.items() if row["barcode"] == barcode)
+        return self.world.barcodes[barcode]
 
     def stats_from_page(self, html: str) -> dict[str, int]:
         """The loans per month the statistics page shows (« janvier 2027 » → 2027-01)."""
