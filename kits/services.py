@@ -2,7 +2,8 @@
 
 A kit goes out as one: one transaction lends each of its copies through the loans app's own
 `loan_create` (the borrower's membership, debt limit, late games and quota are checked copy by copy,
-each loan charged the membership's fee), all due back the same day; a refusal of any copy lends
+each loan charged its fee and deposit; not a kind's maximum per family: staff chose what goes in the
+kit, two giant games if they like), all due back the same day; a refusal of any copy lends
 none. It comes back as one: each copy's pieces check through `loan_return`, then the loose material.
 The kit's row is locked first, before anything the loans app locks, so two clerks lending or taking
 back the same kit wait for each other.
@@ -216,6 +217,7 @@ def kit_lend(
             lend_incomplete=lend_incomplete,
             deposit_method=deposit_method,
             deposit_cheque_number=deposit_cheque_number,
+            kind_maximum=False,
         )
     KitLoanCopy.objects.bulk_update(lines, ["loan"])
     Loan.objects.filter(pk__in=[line.loan_id for line in lines]).update(due_on=kit_loan.due_on)

@@ -49,13 +49,15 @@ def loan_create(
     lend_incomplete: bool = False,
     deposit_method: str = "",
     deposit_cheque_number: str = "",
+    kind_maximum: bool = True,
 ) -> Loan:
     """Lend `copy` to `member`, due back after the loan period of its kind or else of the family's
     membership (loans/loan_rules.py), on a day its site opens.
 
     An incomplete copy goes out only when the rules engine finds its remaining pieces still playable
     and the clerk confirmed it (`lend_incomplete`). A copy whose kind asks a deposit goes out once the
-    clerk says how the family pays it (`deposit_method`, a cheque's number).
+    clerk says how the family pays it (`deposit_method`, a cheque's number). `kind_maximum=False` lends
+    it past its kind's maximum per family: a kit's copies, chosen together by staff (kits/services.py).
     """
     member = _lock_member(member)
     copy = _lock_game_and_copy(copy.pk)
@@ -74,7 +76,8 @@ def loan_create(
     hold = _check_holds(copy, member)
     _check_quota(member, of_member)
     rule = copy_rule(copy, member)
-    check_kind_quota(member, copy, rule)
+    if kind_maximum:
+        check_kind_quota(member, copy, rule)
     check_deposit_method(rule, copy, deposit_method)
 
     loan = Loan.objects.create(

@@ -10,7 +10,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from catalogue.models import Copy
+from catalogue.models import Copy, ItemKind
 from kits import services
 from kits.models import KitItem, KitLoanCopy
 from kits.services import CopyCheck, CopyState
@@ -18,7 +18,7 @@ from loans import services as loans
 from loans.models import Hold, Loan, MissingPiece
 from members.models import Member
 from tests.kit_helpers import make_group, make_kit
-from tests.loan_helpers import make_member
+from tests.loan_helpers import make_copy, make_game, make_member
 from tests.pack_helpers import make_chasse, make_incomplete_copy
 
 pytestmark = pytest.mark.django_db
@@ -132,6 +132,25 @@ def test_the_kits_own_period_wins_over_the_membership(staff_user):
     kit_loan = services.kit_lend(kit=kit, member=make_group(), staff=staff_user)
     assert kit_loan.due_on == timezone.localdate() + datetime.timedelta(days=28)
     assert set(Loan.objects.open().values_list("due_on", flat=True)) == {kit_loan.due_on}
+
+
+def test_a_kit_goes_out_as_packed_past_a_kinds_maximum_per_family_which_still_holds_alone(staff_user):
+    """The kind's maximum (one « Grand jeu » per family, loans/loan_rules.py) is for a family's own
+    choice at the desk; staff packed two giant games in this kit, and the school takes both."""
+    giant = ItemKind.objects.create(name="Grand jeu", loan_quota=1)
+    kit = make_kit()
+    Copy.objects.filter(barcode__in=["95000", "95001"]).update(kind=giant)
+    school = make_group()
+
+    services.kit_lend(kit=kit, member=school, staff=staff_user)
+
+    assert Loan.objects.open().filter(member=school, copy__kind=giant).count() == 2
+    # A giant game lent alone still counts the two the school has at home.
+    alone = make_copy(make_game("Mikado géant"), "96001")
+    Copy.objects.filter(pk=alone.pk).update(kind=giant)
+    with pytest.raises(ValidationError) as refused:
+        loans.loan_create(copy=Copy.objects.get(pk=alone.pk), member=school, staff=staff_user)
+    assert codes(refused) == {"kind_quota_reached"}
 
 
 def test_a_kit_with_a_copy_missing_is_refused_until_the_clerk_lends_it_without(staff_user):
