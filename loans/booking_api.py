@@ -17,7 +17,7 @@ from ludotheque import answers
 from . import services
 from .forms import copy_for_barcode
 from .models import DateBooking
-from .serializers import LoanSerializer
+from .serializers import DepositSerializer, LoanSerializer
 
 
 class DateBookingSerializer(serializers.ModelSerializer):
@@ -133,15 +133,26 @@ class DateBookingViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, views
             return answers.refusal_response(error, {}, {"not_booked"})
         return Response(DateBookingSerializer(booking).data)
 
-    @extend_schema(request=None, responses={201: LoanSerializer})
+    @extend_schema(request=DepositSerializer, responses={201: LoanSerializer})
     @action(detail=True, methods=["post"], url_path="hand-out", url_name="hand-out")
     def hand_out(self, request: Request, pk: str) -> Response:
-        """Lend the booked copy to the booking's family on one of its days, due back on its last day."""
+        """Lend the booked copy to the booking's family on one of its days, due back on its last day;
+        a copy whose kind asks a deposit goes with how the family pays it."""
         booking = self.get_object()
+        deposit = DepositSerializer(data=request.data)
+        deposit.is_valid(raise_exception=True)
         try:
-            loan = services.booking_hand_out(booking=booking, staff=request.user)
+            loan = services.booking_hand_out(booking=booking, staff=request.user, **deposit.validated_data)
         except DjangoValidationError as error:
             return answers.refusal_response(
-                error, {"copy": "barcode", "member": "member"}, {"already_on_loan"}
+                error,
+                {
+                    "copy": "barcode",
+                    "member": "member",
+                    "deposit_method": "deposit_method",
+                    "method": "deposit_method",
+                    "cheque_number": "deposit_cheque_number",
+                },
+                {"already_on_loan"},
             )
         return Response(LoanSerializer(loan).data, status=status.HTTP_201_CREATED)

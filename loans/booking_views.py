@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from catalogue.models import Game
+from ledger.models import Method
 from ludotheque.access import staff_required
 from ludotheque.answers import add_refusal, next_url
 from opening.schedule import weekday_date
@@ -20,7 +21,7 @@ from opening.schedule import weekday_date
 from . import services
 from .account_views import _get_member_for_user
 from .bookings import busy_periods
-from .forms import DateBookingDatesForm, DateBookingForm
+from .forms import DateBookingDatesForm, DateBookingForm, DepositFields
 from .models import DateBooking
 
 # How many bookings to come the desk's page lists.
@@ -77,6 +78,7 @@ def desk_bookings(request: HttpRequest) -> HttpResponse:
     context = {
         "form": form,
         "today": [booking for booking in bookings.to_hand_out(today)],
+        "deposit_methods": Method.choices,
         "upcoming": list(bookings.filter(starts_on__gt=today)[:UPCOMING]),
     }
     return render(request, "loans/desk_bookings.html", context, status=status)
@@ -87,8 +89,11 @@ def desk_bookings(request: HttpRequest) -> HttpResponse:
 def desk_booking_hand_out(request: HttpRequest, pk: int) -> HttpResponse:
     """One click: the booked copy is lent to the booking's family, due back on the booking's last day."""
     booking = get_object_or_404(DateBooking.objects.for_desk(), pk=pk)
+    deposit = DepositFields(request.POST)
     try:
-        loan = services.booking_hand_out(booking=booking, staff=request.user)
+        if not deposit.is_valid():
+            raise ValidationError([error for errors in deposit.errors.values() for error in errors])
+        loan = services.booking_hand_out(booking=booking, staff=request.user, **deposit.cleaned_data)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:

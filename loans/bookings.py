@@ -311,9 +311,16 @@ def booking_cancel(*, booking: DateBooking, by_family: bool = False) -> DateBook
     return booking
 
 
-def booking_hand_out(*, booking: DateBooking, staff: AbstractBaseUser) -> Loan:
+def booking_hand_out(
+    *,
+    booking: DateBooking,
+    staff: AbstractBaseUser,
+    deposit_method: str = "",
+    deposit_cheque_number: str = "",
+) -> Loan:
     """Lend the booked copy to the booking's family on one of its days: the desk's loan, due back on its
-    last day (loan_create honours the booking through loan_fit_date_bookings)."""
+    last day (loan_create honours the booking through loan_fit_date_bookings), with the deposit its kind
+    asks paid as the clerk says (`deposit_method`, a cheque's number)."""
     today = timezone.localdate()
     if booking.status != DateBooking.Status.BOOKED or not booking.starts_on <= today <= booking.ends_on:
         _refuse(
@@ -325,7 +332,13 @@ def booking_hand_out(*, booking: DateBooking, staff: AbstractBaseUser) -> Loan:
             end=short_date(booking.ends_on),
             status=booking.get_status_display(),
         )
-    return loan_create(copy=booking.copy, member=booking.member, staff=staff)
+    return loan_create(
+        copy=booking.copy,
+        member=booking.member,
+        staff=staff,
+        deposit_method=deposit_method,
+        deposit_cheque_number=deposit_cheque_number,
+    )
 
 
 def bookings_close_uncollected(*, today: datetime.date) -> str:

@@ -349,8 +349,8 @@ class DateBookingQuerySet(models.QuerySet):
         return self.active().filter(ends_on__gte=on or timezone.localdate())
 
     def for_desk(self) -> "DateBookingQuerySet":
-        """Fetch what the desk shows of a booking (game, copy, site, family) in the same query."""
-        return self.select_related("copy__game", "copy__location", "member")
+        """Fetch what the desk shows of a booking (game, copy, its kind and site, family) in the same query."""
+        return self.select_related("copy__game", "copy__kind", "copy__location", "member")
 
 
 class DateBooking(models.Model):

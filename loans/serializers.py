@@ -138,7 +138,14 @@ class DepositMethodField(serializers.ChoiceField):
     """How the family pays a deposit: cash, cheque, card or transfer."""
 
 
-class LoanCreateSerializer(serializers.Serializer):
+class DepositSerializer(serializers.Serializer):
+    """A copy whose kind asks a deposit (loans/loan_rules.py) goes out only with how the family pays it."""
+
+    deposit_method = DepositMethodField(choices=Method.choices, required=False, default="")
+    deposit_cheque_number = serializers.CharField(max_length=40, required=False, default="", allow_blank=True)
+
+
+class LoanCreateSerializer(DepositSerializer):
     """Lend a copy, named by its barcode as the scanner reads it, to a member family."""
 
     barcode = serializers.CharField(max_length=40)
@@ -146,9 +153,6 @@ class LoanCreateSerializer(serializers.Serializer):
     member = serializers.PrimaryKeyRelatedField(queryset=Member.objects.only("pk"))
     # An incomplete copy the rules engine finds playable goes out only when this is true.
     lend_incomplete = serializers.BooleanField(required=False, default=False)
-    # A copy whose kind asks a deposit (loans/loan_rules.py) goes out only with how the family pays it.
-    deposit_method = DepositMethodField(choices=Method.choices, required=False, default="")
-    deposit_cheque_number = serializers.CharField(max_length=40, required=False, default="", allow_blank=True)
 
 
 class MissingCountSerializer(serializers.Serializer):

@@ -1,8 +1,12 @@
 """The date bookings' API: staff book a copy or a title, see the clash as a 400 with its dates, cancel,
 and hand a booking out on its day; nobody else reads or writes them."""
 
+from decimal import Decimal
+
 import pytest
 
+from catalogue.models import ItemKind
+from ledger.models import Entry, Kind
 from loans import services
 from loans.models import DateBooking
 from tests.booking_helpers import day, make_bookable_game
@@ -74,6 +78,22 @@ def test_cancel_then_hand_out(api, giant, staff_user):
     lent = api.post(f"/api/date-bookings/{today.pk}/hand-out/")
     assert lent.status_code == 201 and lent.json()["due_on"] == day(2).isoformat()
     assert api.get(f"/api/date-bookings/{today.pk}/").json()["status"] == "lent"
+
+
+def test_handing_out_a_booked_copy_whose_kind_asks_a_deposit_takes_how_it_is_paid(api, giant, staff_user):
+    copy = giant.copies.get()
+    copy.kind = ItemKind.objects.create(name="Grand jeu", deposit=Decimal("20.00"))
+    copy.save()
+    booking = DateBooking.objects.create(
+        copy=copy, member=make_member("M0001"), starts_on=day(0), ends_on=day(2), created_by=staff_user
+    )
+    url = f"/api/date-bookings/{booking.pk}/hand-out/"
+    refused = api.post(url)
+    assert refused.status_code == 400 and "une caution de 20,00" in refused.json()["deposit_method"][0]
+    assert api.post(url, {"deposit_method": "bitcoin"}, content_type="application/json").status_code == 400
+    lent = api.post(url, {"deposit_method": "cash"}, content_type="application/json")
+    assert lent.status_code == 201
+    assert Entry.objects.get(kind=Kind.DEPOSIT_RECEIVED).loan_id == lent.json()["id"]
 
 
 def test_outsiders_get_nothing(client, outsider, giant):

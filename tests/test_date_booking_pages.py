@@ -1,8 +1,12 @@
 """The date bookings' pages: the desk books for a family, hands today's bookings out in one click and
 cancels; a family books a giant game from its page and cancels it from /compte/."""
 
+from decimal import Decimal
+
 import pytest
 
+from catalogue.models import ItemKind
+from ledger.models import Entry, Kind
 from loans import services
 from loans.models import DateBooking, Loan
 from tests.booking_helpers import day, make_bookable_game
@@ -82,6 +86,37 @@ def test_todays_booking_is_lent_in_one_click(desk, giant, staff_user):
     assert (loan.member, loan.due_on) == (family, day(2))
     assert "prêté à Alex Tartempion" in text_of(response)
     assert "Aucune réservation à remettre aujourd'hui." in text_of(response)
+
+
+def test_a_booked_giant_game_whose_kind_asks_a_deposit_is_handed_out_with_how_it_is_paid(
+    desk, giant, staff_user
+):
+    """A giant game's kind may ask a deposit (loans/loan_rules.py): the one-click hand-out asks how the
+    family pays it, as the desk's loan does."""
+    copy = giant.copies.get()
+    copy.kind = ItemKind.objects.create(name="Grand jeu", deposit=Decimal("20.00"))
+    copy.save()
+    family = make_member("M0001", "Alex Tartempion")
+    booking = DateBooking.objects.create(
+        copy=copy, member=family, starts_on=day(0), ends_on=day(2), created_by=staff_user
+    )
+    url = f"/comptoir/reservations-a-date/{booking.pk}/preter/"
+    assert "Caution de 20,00 € versée en" in text_of(desk.get("/comptoir/reservations-a-date/"))
+
+    refused = desk.post(url, follow=True)
+    assert "une caution de 20,00 € est demandée" in text_of(refused)
+    assert not Loan.objects.exists()
+    bad = desk.post(url, {"deposit_method": "bitcoin"}, follow=True)
+    assert "Sélectionnez un choix valide" in text_of(bad) and not Loan.objects.exists()
+
+    lent = desk.post(url, {"deposit_method": "cheque", "deposit_cheque_number": "4242"}, follow=True)
+    assert "prêté à Alex Tartempion" in text_of(lent)
+    deposit = Entry.objects.get(kind=Kind.DEPOSIT_RECEIVED)
+    assert (deposit.amount, deposit.cheque_number, deposit.loan) == (
+        Decimal("20.00"),
+        "4242",
+        Loan.objects.get(),
+    )
 
 
 def test_the_desk_list_reads_in_a_fixed_number_of_queries(
