@@ -91,11 +91,30 @@ def loan_create(
     if rule.fee:
         _charge(loan, copy, staff, kind=Kind.LOAN_FEE, amount=rule.fee)
     deposit_take(
-        loan=loan, rule=rule, staff=staff, method=deposit_method, cheque_number=deposit_cheque_number
+        loan=loan,
+        rule=rule,
+        staff=staff,
+        method=deposit_method,
+        cheque_number=deposit_cheque_number,
+        site=_desk_site(copy, hold),
     )
     if hold is not None:
         _honour_hold(hold, copy, now)
     return loan
+
+
+def _desk_site(copy: Copy, hold: Hold | None) -> int:
+    """The site whose desk hands the copy over (its till takes the deposit): the pick-up site of the
+    family's hold it was set aside for, where it waits even away from its own site (a copy sent there,
+    or returned there), else the copy's own site."""
+    if (
+        hold is not None
+        and hold.status == Hold.Status.READY
+        and hold.copy_id == copy.pk
+        and hold.pickup_site_id
+    ):
+        return hold.pickup_site_id
+    return copy.location_id
 
 
 def _refuse_copy_on_loan(copy: Copy, member: Member) -> NoReturn:

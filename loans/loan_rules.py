@@ -156,9 +156,10 @@ def check_deposit_method(rule: LoanRule, copy: Copy, method: str) -> None:
 
 
 def deposit_take(
-    *, loan: Loan, rule: LoanRule, staff: AbstractBaseUser, method: str, cheque_number: str = ""
+    *, loan: Loan, rule: LoanRule, staff: AbstractBaseUser, method: str, site: int, cheque_number: str = ""
 ) -> Entry | None:
-    """Receive the deposit the copy's kind asks, held in the ledger against the loan (None: no deposit)."""
+    """Receive the deposit the copy's kind asks at `site`'s desk (its till), held in the ledger against
+    the loan (None: no deposit)."""
     if not rule.deposit:
         return None
     return ledger.deposit_receive(
@@ -167,24 +168,23 @@ def deposit_take(
         method=method,
         cheque_number=cheque_number,
         staff=staff,
-        site=loan.copy.location_id,
+        site=site,
         loan=loan,
         copy=loan.copy,
         note=_("caution de « %(game)s » (%(kind)s)") % {"game": loan.copy.game.title, "kind": rule.kind.name},
     )
 
 
-def deposits_give_back(*, loan: Loan, staff: AbstractBaseUser) -> list[Entry]:
-    """Give back the deposits held for `loan`, at its return: one `deposit_returned` entry each.
+def deposits_give_back(*, loan: Loan, staff: AbstractBaseUser, site: int) -> list[Entry]:
+    """Give back the deposits held for `loan`, at its return at `site`'s desk (its till): one
+    `deposit_returned` entry each.
 
     Asked only of a copy whose kind takes a deposit, so a return of any other copy reads no more.
     """
     if loan.copy.kind.deposit is None:
         return []
     held = Entry.objects.filter(loan=loan).deposits_held().order_by("pk")
-    return [
-        ledger.deposit_return(deposit=deposit, staff=staff, site=loan.copy.location_id) for deposit in held
-    ]
+    return [ledger.deposit_return(deposit=deposit, staff=staff, site=site) for deposit in held]
 
 
 def checkout_said(loan: Loan) -> str:

@@ -199,7 +199,7 @@ def loan_return(
 
     pieces_missing = check.pieces_missing
     _close_loan(loan, staff=staff, now=now, pieces_missing=pieces_missing, playable_anyway=playable_anyway)
-    deposits = deposits_give_back(loan=loan, staff=staff)
+    deposits = deposits_give_back(loan=loan, staff=staff, site=site or copy.location_id)
 
     copy_set_completeness(copy, complete=not pieces_missing or playable_anyway)
     copy_playable_store(copy)  # the table sizes an incomplete copy still allows, for the search

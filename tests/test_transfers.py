@@ -1,13 +1,16 @@
 """Copies between sites: a hold collected at another site, returns elsewhere, crates, and their history
 (loans/transfers.py, the desk's pages `/comptoir/transferts/…`, the API)."""
 
+from decimal import Decimal
+
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.urls import reverse
 
 from bench.yearsim.invariants import PLACES, TRANSIT_MISMATCH_SQL
-from catalogue.models import Copy, Game, Location
+from catalogue.models import Copy, Game, ItemKind, Location
+from ledger.models import Entry, Kind
 from loans import services
 from loans import transfers as transfer_services
 from loans.models import Hold, Loan, Shipment, Transfer
@@ -122,6 +125,28 @@ def test_the_family_borrows_its_hold_at_the_pickup_site(staff_user, quarto, main
     loan = services.loan_create(copy=_copy(), member=member, staff=staff_user)
     hold.refresh_from_db()
     assert hold.status == Hold.Status.FULFILLED and loan.is_open
+
+
+def test_a_deposit_is_taken_and_given_back_in_the_till_of_the_site_where_the_family_is(
+    staff_user, quarto, main_site, annex
+):
+    """A giant game collected at the annex for a hold: the cash changes hands at the annex's desk, so
+    its till, not the main site's (ledger/till.py counts each site's drawer), holds the deposit and
+    hands it back when the game is returned there."""
+    copy = _copy()
+    copy.kind = ItemKind.objects.create(name="Grand jeu", deposit=Decimal("20.00"))
+    copy.save()
+    member = make_member("M1")
+    services.hold_create(game=quarto, member=member, staff=staff_user, pickup_site=annex)
+    _send_and_receive(_copy(), main_site, annex, staff_user)
+
+    loan = services.loan_create(copy=_copy(), member=member, staff=staff_user, deposit_method="cash")
+    services.loan_return(loan=loan, staff=staff_user, site=annex.pk)
+
+    assert [(entry.kind, entry.site) for entry in Entry.objects.filter(loan=loan).order_by("pk")] == [
+        (Kind.DEPOSIT_RECEIVED, annex),
+        (Kind.DEPOSIT_RETURNED, annex),
+    ]
 
 
 def test_a_copy_returned_at_another_site_goes_home_when_its_site_says_so(
