@@ -197,7 +197,7 @@ class Faults:
 
         def lend(index):
             barrier.wait()
-            results[index] = people.lend(run, run.clerks[index], families[index], shelf[0])
+            results[index] = people.lend(run, run.clerks[index], families[index], shelf[0], site)
 
         threads = [threading.Thread(target=lend, args=(index,)) for index in range(2)]
         for thread in threads:

@@ -49,6 +49,8 @@ DEPOSITS_SQL = """
         WHEN 'deposit_returned' THEN -amount WHEN 'deposit_cashed' THEN -amount ELSE 0 END), 0)
     FROM ledger_entry
 """
+# The longest a copy may be on its way between two sites.
+TRANSFER_DAYS = 45
 # The ledger's columns an entry must keep, and the run's copy of the entries seen so far.
 LEDGER_COLUMNS = "id, member_id, kind, amount, waived, recorded_at, site_id"
 LEDGER_COPY = "yearsim_ledger_seen"
@@ -157,6 +159,14 @@ class Checks:
         adrift = [copy for (copy,) in rows(TRANSIT_MISMATCH_SQL)]
         if adrift:
             raise Breach(f"copies: in transit without their open transfer line, or the reverse: {adrift[:5]}")
+        # Every copy sent arrives: each site's desk sends its crate at each opening and unpacks what came
+        # (people.crates_in / crates_out); the longest closure (summer, four weeks) is the longest wait.
+        stuck = rows(
+            "SELECT copy_id FROM loans_transfer WHERE received_at IS NULL AND requested_at < %s",
+            [self.run.today - datetime.timedelta(days=TRANSFER_DAYS)],
+        )
+        if stuck:
+            raise Breach(f"copies: on their way between sites for over {TRANSFER_DAYS} days: {stuck[:5]}")
         open_loans = {loan for (loan,) in rows("SELECT id FROM loans_loan WHERE returned_at IS NULL")}
         if open_loans != set(self.run.loans):
             raise Breach(
@@ -173,8 +183,8 @@ class Checks:
                 f"copies: {orphans} loans without copy or family, {lost} lost for {self.run.counts['games lost']}"
             )
         self.passed(
-            "copies: each in one place (in transit: one open line), the loans the desk made, none without "
-            "copy or family"
+            "copies: each in one place (in transit: one open line, arriving), the loans the desk made, none "
+            "without copy or family"
         )
 
     def holds(self, day: datetime.date) -> None:

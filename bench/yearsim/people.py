@@ -14,6 +14,8 @@ from .http import Breach, Client
 # A loan's entries that are not what its return charged: the fee and the deposit of its lend, the
 # deposit handed back.
 LEND_AND_DEPOSIT = {"loan_fee", "deposit_received", "deposit_returned"}
+# The most copies a crate takes (loans/transfers.py, MAX_SHIPMENT_COPIES).
+CRATE = 200
 
 
 def desk_visit(run, clerk: Client, member_id: int, site: int, day: datetime.date, rng: random.Random) -> None:
@@ -128,11 +130,12 @@ def _borrow(run, clerk: Client, member_id: int, site: int, day: datetime.date, r
     if room > 0:
         wanted += run.pick_from_shelf(site, rng.randint(1, min(room, 3)), rng)
     for barcode in wanted:
-        lend(run, clerk, member_id, barcode)
+        lend(run, clerk, member_id, barcode, site)
 
 
-def lend(run, clerk: Client, member_id: int, barcode: str) -> bool:
-    """Lend one copy; a lost answer is checked by reading the copy's open loan (one open loan a copy)."""
+def lend(run, clerk: Client, member_id: int, barcode: str, site: int) -> bool:
+    """Lend one copy at `site`'s desk; a lost answer is checked by reading the copy's open loan (one open
+    loan a copy)."""
     body = {"barcode": barcode, "member": member_id}
     if run.world.copies[run.copy_id(barcode)]["deposit"]:
         body["deposit_method"] = "cash"  # a giant game: its deposit, paid in cash at the desk
@@ -141,17 +144,57 @@ def lend(run, clerk: Client, member_id: int, barcode: str) -> bool:
     except Exception:  # noqa: BLE001 — the connection never came back: the desk reads what happened
         answer = None
     if answer is not None and answer.status_code == 201:
-        run.after_lend(answer.json(), member_id)
+        run.after_lend(answer.json(), member_id, site)
         return True
     if answer is not None and answer.status_code not in (400, 409):
         run.expect(answer, 201, "prêt")
     current = clerk.api("prêt (vérifié)", "GET", f"/api/loans/?barcode={barcode}&open=true").json()["results"]
     if current and current[0]["member"] == member_id and current[0]["id"] not in run.loans:
         run.count("loans confirmed after a lost answer")
-        run.after_lend(current[0], member_id)
+        run.after_lend(current[0], member_id, site)
         return True
     run.refusal("prêt", answer)
     return False
+
+
+def crates_in(run, clerk: Client, site: int) -> None:
+    """The opening starts: the crates sent here since the last one are unpacked, each copy scanned in
+    (a hold becomes ready here, or the copy goes on the shelf, or on to its next place)."""
+    for line in _transfers(clerk, f"to_site={site}&state=in_transit"):
+        answer = clerk.api(
+            "transfert reçu", "POST", "/api/transfers/receive/", {"barcode": line["barcode"], "site": site}
+        )
+        run.expect(answer, 200, "transfert reçu")
+        run.count("copies received from another site")
+
+
+def crates_out(run, clerk: Client, site: int) -> None:
+    """The opening ends: what must leave for another site (a hold collected there, a copy going home)
+    goes in one crate per site, sent with the day's shuttle."""
+    going: dict[int, list[str]] = {}
+    for line in _transfers(clerk, f"from_site={site}&state=to_send"):
+        going.setdefault(line["to_site"], []).append(line["barcode"])
+    for to_site, barcodes in sorted(going.items()):
+        for start in range(0, len(barcodes), CRATE):
+            crate = barcodes[start : start + CRATE]
+            answer = clerk.api(
+                "caisse envoyée",
+                "POST",
+                "/api/shipments/",
+                {"from_site": site, "to_site": to_site, "barcodes": crate},
+            )
+            run.expect(answer, 201, "caisse envoyée")
+            run.count("crates sent")
+            run.count("copies sent to another site", len(crate))
+
+
+def _transfers(clerk: Client, query: str) -> list[dict]:
+    lines, url = [], f"/api/transfers/?{query}"
+    while url:
+        page = clerk.api("transferts", "GET", url).json()
+        lines += page["results"]
+        url = page["next"] and page["next"][page["next"].index("/api/") :]
+    return lines
 
 
 def till_close(run, clerk: Client, site: int) -> None:

@@ -141,15 +141,15 @@ class Run:
             self.refusals[f"{kind} {answer.status_code}"] += 1
             self.reasons.setdefault(f"{kind} {answer.status_code}", answer.text[:160])
 
-    def after_lend(self, body: dict, member: int) -> None:
+    def after_lend(self, body: dict, member: int, site: int) -> None:
         copy = self.world.copies[body["copy"]]
         with self.lock:
             self.loans[body["id"]] = {"id": body["id"], "copy": body["copy"], "member": member}
             self.book[member] += self.world.types[self.world.families[member]["type"]]["loan_fee"]
-            if copy["deposit"]:  # received in cash at the copy's site, held for the family
+            if copy["deposit"]:  # received in cash at the desk that lent it, held for the family
                 self.deposits[member] += copy["deposit"]
-                self.cash[copy["site"]] += copy["deposit"]
-                self.held_at[copy["site"]] += copy["deposit"]
+                self.cash[site] += copy["deposit"]
+                self.held_at[site] += copy["deposit"]
                 self.counts["deposits received"] += 1
             self.counts["loans"] += 1
             self.lent_per_month[self.today.strftime("%Y-%m")] += 1
@@ -202,7 +202,7 @@ class Run:
     def ready_for(self, member: int, site: int) -> list[str]:
         from loans.models import Hold
 
-        ready = Hold.objects.filter(member=member, status=Hold.Status.READY, copy__location=site)
+        ready = Hold.objects.filter(member=member, status=Hold.Status.READY, pickup_site=site)
         return list(ready.values_list("copy__barcode", flat=True))
 
     def waiting_holds(self, member: int) -> list[int]:
@@ -339,6 +339,7 @@ class Run:
         return self.families[member]
 
     def opening(self, day: datetime.date, site: int) -> None:
+        people.crates_in(self, self.clerks[0], site)
         visitors = self.visitors(day, site)
         self.faults.during_opening(day, site, visitors)
         self.in_parallel(
@@ -353,6 +354,7 @@ class Run:
             ),
         )
         self.faults.end_of_opening()
+        people.crates_out(self, self.clerks[0], site)
         self.count("openings")
         self.at(day, "19:00")
         people.till_close(self, self.clerks[0], site)
@@ -369,7 +371,7 @@ class Run:
         # About one family in ten keeps its games late this time.
         coming = {member for member in sorted(due) if rng.random() >= self.params.late}
         # Most families come for a game set aside for them; some never do, and their hold expires.
-        ready = Hold.objects.filter(status=Hold.Status.READY, copy__location=site).values_list(
+        ready = Hold.objects.filter(status=Hold.Status.READY, pickup_site=site).values_list(
             "member", flat=True
         )
         coming |= {member for member in sorted(set(ready)) if rng.random() >= self.params.uncollected}
