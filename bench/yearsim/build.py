@@ -26,6 +26,9 @@ SITES = [
 # deposit, one per family (loans/loan_rules.py), so the year's money holds deposits too.
 GIANT_EVERY = 40
 GIANT = {"name": "Grand jeu", "loan_period_days": 7, "deposit": Decimal("20.00"), "loan_quota": 1}
+# Giant games families book for dates (« réservable à date »): one title per GIANT_TITLE_EVERY titles
+# (two at least), two copies of the « Grand jeu » kind each, both at one site.
+GIANT_TITLE_EVERY = 300
 # A family's password: the same hash for all, made once (hashing 400 of them would take minutes).
 PASSWORD = "simulation-only-password"
 
@@ -39,6 +42,7 @@ class World:
     games: list[int] = field(default_factory=list)
     copies: dict[int, dict] = field(default_factory=dict)  # copy id -> barcode, game, site, pieces, deposit
     barcodes: dict[str, int] = field(default_factory=dict)  # barcode -> copy id
+    bookable: dict[int, int] = field(default_factory=dict)  # giant title booked for dates -> its copies' site
     families: dict[int, dict] = field(default_factory=dict)  # member id -> card, login, email, type
     types: dict[int, dict] = field(default_factory=dict)  # membership type id -> prices
     clerks: list[tuple[str, str]] = field(default_factory=list)  # (username, token)
@@ -147,6 +151,41 @@ def _catalogue(world: World, rng: random.Random, titles: int, copies: int) -> No
             "deposit": giant.deposit if copy.kind_id == giant.pk else None,
         }
         world.barcodes[copy.barcode] = copy.pk
+    _giant_titles(world, giant, max(2, titles // GIANT_TITLE_EVERY))
+
+
+def _giant_titles(world: World, giant, count: int) -> None:
+    from catalogue.models import Component, Copy, Game
+
+    for number in range(count):
+        site = world.sites[number % len(world.sites)]
+        game = Game.objects.create(
+            title=f"Jeu géant {number}",
+            slug=f"jeu-geant-{number}",
+            players_min=2,
+            players_max=6,
+            age_min=4,
+            duration_minutes=20,
+            date_bookable=True,
+        )
+        component = Component.objects.create(game=game, position=0, quantity=1, label="structure en bois")
+        world.bookable[game.pk] = site
+        for index in range(2):
+            copy = Copy.objects.create(
+                game=game,
+                cote=f"G{number:03d}",
+                location_id=site,
+                barcode=f"G{number:03d}{index}",
+                kind=giant,
+            )
+            world.copies[copy.pk] = {
+                "barcode": copy.barcode,
+                "game": game.pk,
+                "site": site,
+                "pieces": [(component.pk, 1)],
+                "deposit": giant.deposit,
+            }
+            world.barcodes[copy.barcode] = copy.pk
 
 
 def _membership_types(world: World) -> None:

@@ -79,6 +79,7 @@ class Checks:
         self.ledger_append_only()
         self.copies()
         self.holds(day)
+        self.bookings(day)
         self.notices(day)
         if (day + datetime.timedelta(days=1)).day == 1:
             self.statistics(day)
@@ -205,6 +206,34 @@ class Checks:
                 f"holds: two families on one copy {two[:3]}, not expired {late[:3]}, out of queue order {jumped[:3]}"
             )
         self.passed("holds: queue order, expired when not collected, one family a copy")
+
+    def bookings(self, day: datetime.date) -> None:
+        # A copy booked for dates is never lent to another family into them, nor due back in them
+        # (a loan before a booking is shortened, a renewal into one refused: loans/booking_fit.py).
+        into = rows(
+            "SELECT b.id, l.id FROM loans_datebooking b JOIN loans_loan l ON l.copy_id = b.copy_id "
+            "WHERE b.status IN ('booked', 'lent') AND l.id IS DISTINCT FROM b.loan_id "
+            "AND l.member_id IS DISTINCT FROM b.member_id "
+            "AND ((l.lent_at AT TIME ZONE %s)::date BETWEEN b.starts_on AND b.ends_on "
+            "OR l.due_on BETWEEN b.starts_on AND b.ends_on)",
+            [self.run.time_zone],
+        )
+        # Handed out: the booking's loan is its family's, of its copy, due back on its last day.
+        astray = rows(
+            "SELECT b.id FROM loans_datebooking b JOIN loans_loan l ON l.id = b.loan_id WHERE "
+            "l.member_id <> b.member_id OR l.copy_id <> b.copy_id OR (l.renewals = 0 AND l.due_on <> b.ends_on)"
+        )
+        # Past its last day and never collected: closed by the daily run (a day late when it was skipped).
+        open_past = rows(
+            "SELECT id FROM loans_datebooking WHERE status = 'booked' AND ends_on < %s",
+            [day - datetime.timedelta(days=1)],
+        )
+        if into or astray or open_past:
+            raise Breach(
+                f"bookings: lent into another family's dates {into[:3]}, handed out astray {astray[:3]}, "
+                f"past and still booked {open_past[:3]}"
+            )
+        self.passed("bookings: no loan into another family's dates, handed out as booked, closed once past")
 
     def notices(self, day: datetime.date) -> None:
         family = models()

@@ -14,6 +14,8 @@ from .http import Breach, Client
 # A loan's entries that are not what its return charged: the fee and the deposit of its lend, the
 # deposit handed back.
 LEND_AND_DEPOSIT = {"loan_fee", "deposit_received", "deposit_returned"}
+# The chance a family at home books a giant game for dates.
+BOOKING_CHANCE = 0.08
 # The most copies a crate takes (loans/transfers.py, MAX_SHIPMENT_COPIES).
 CRATE = 200
 
@@ -37,7 +39,26 @@ def desk_visit(run, clerk: Client, member_id: int, site: int, day: datetime.date
         _pay(run, clerk, member_id, site, owed)
     if run.member_row(member_id)["membership_expiry"] < day:
         return
+    for booking in run.bookings_to_hand_out(member_id, site, day):
+        _hand_out(run, clerk, member_id, site, booking)
     _borrow(run, clerk, member_id, site, day, rng)
+
+
+def _hand_out(run, clerk: Client, member_id: int, site: int, booking: int) -> None:
+    """The family collects the giant game it booked: lent until the booking's last day, its deposit paid."""
+    answer = clerk.api(
+        "réservation à date remise",
+        "POST",
+        f"/api/date-bookings/{booking}/hand-out/",
+        {"deposit_method": "cash"},
+    )
+    if answer.status_code == 201:
+        run.after_lend(answer.json(), member_id, site)
+        run.count("date bookings handed out")
+    elif answer.status_code in (400, 409):  # its quota reached, the copy not back yet…
+        run.refusal("réservation à date remise", answer)
+    else:
+        run.expect(answer, 201, "réservation à date remise")
 
 
 def _give_back(run, clerk: Client, loan: dict, rng: random.Random) -> None:
@@ -197,6 +218,27 @@ def _transfers(clerk: Client, query: str) -> list[dict]:
     return lines
 
 
+def _book_for_dates(run, send, day: datetime.date, rng: random.Random) -> None:
+    """A family books a giant game for a party: two opening days of its site, one to three openings apart."""
+    game, site = rng.choice(sorted(run.world.bookable.items()))
+    days = run.opening_days(site, day + datetime.timedelta(days=rng.randint(2, 30)), 4)
+    if len(days) < 2:
+        return
+    start = rng.randrange(len(days) - 1)
+    end = rng.randint(start + 1, len(days) - 1)
+    answer = send(
+        "réservation à date",
+        f"/compte/reserver-a-date/{game}/",
+        {"starts_on": days[start].isoformat(), "ends_on": days[end].isoformat()},
+    )
+    if answer.status_code == 302:
+        run.count("date bookings made")
+    elif answer.status_code == 400:  # the dates taken, or the family's bookings at its quota
+        run.refusal("réservation à date", answer)
+    else:
+        run.expect(answer, 302, "réservation à date")
+
+
 def till_close(run, clerk: Client, site: int) -> None:
     """The opening ends: the cash in the drawer is counted and the till closed; the deposits still held
     stay in the drawer (its float), the rest goes to the bank."""
@@ -243,6 +285,8 @@ def at_home(run, family: Client, member_id: int, day: datetime.date, rng: random
             answer = send("prolongation (famille)", f"/compte/prets/{loan['id']}/prolonger/", {})
             run.expect(answer, 302, "prolongation (famille)")
             run.count("renewals asked by families")
+    if run.world.bookable and rng.random() < BOOKING_CHANCE:
+        _book_for_dates(run, send, day, rng)
     token = run.calendar_token(member_id)
     if not token:
         answer = send("calendrier créé", "/compte/calendrier/", {"action": "renew"})

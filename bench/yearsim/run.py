@@ -1,8 +1,10 @@
 """The run: the state the simulation keeps beside the site (its book, its loans), and the year's days."""
 
 import datetime
+import html
 import io
 import random
+import re
 import sys
 import threading
 import time
@@ -16,6 +18,8 @@ from . import clock, faults, invariants, people
 from .build import PASSWORD, WORDS, World, models
 from .http import Breach, Client, Recorder
 from .profile import AT_HOME, CHECKS, DAILY_RUN, OPENINGS, YEAR_END, Profile
+
+ERROR_LIST = re.compile(r'<ul class="errorlist[^"]*"[^>]*>(.*?)</ul>', re.S)
 
 
 @dataclass
@@ -137,9 +141,13 @@ class Run:
             raise Breach(f"{kind}: no answer after {len(self.clerks)} tries")
         if not answer.text.strip():
             raise Breach(f"{kind}: a {answer.status_code} without its reason")
+        # A page's refusal is its form's error list; an API's, its JSON.
+        errors = ERROR_LIST.findall(answer.text)
+        reason = " ".join(html.unescape(re.sub(r"<[^>]+>|\s+", " ", error)).strip() for error in errors)
+        reason = reason or answer.text
         with self.lock:
             self.refusals[f"{kind} {answer.status_code}"] += 1
-            self.reasons.setdefault(f"{kind} {answer.status_code}", answer.text[:160])
+            self.reasons.setdefault(f"{kind} {answer.status_code}", reason[:160])
 
     def after_lend(self, body: dict, member: int, site: int) -> None:
         copy = self.world.copies[body["copy"]]
@@ -204,6 +212,24 @@ class Run:
 
         ready = Hold.objects.filter(member=member, status=Hold.Status.READY, pickup_site=site)
         return list(ready.values_list("copy__barcode", flat=True))
+
+    def bookings_to_hand_out(self, member: int, site: int, day: datetime.date) -> list[int]:
+        from loans.models import DateBooking
+
+        return list(
+            DateBooking.objects.to_hand_out(day)
+            .filter(member=member, copy__location=site)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+
+    def opening_days(self, site: int, start: datetime.date, count: int) -> list[datetime.date]:
+        """The site's next `count` opening days from `start` on, as its opening hours page shows them."""
+        from opening.schedule import site_calendar
+
+        calendar = site_calendar(site, from_day=start)
+        days = (start + datetime.timedelta(days=offset) for offset in range(60))
+        return [day for day in days if calendar.is_open(day)][:count]
 
     def waiting_holds(self, member: int) -> list[int]:
         from loans.models import Hold
@@ -361,7 +387,7 @@ class Run:
 
     def visitors(self, day: datetime.date, site: int) -> list[int]:
         """Who comes: families with games due or late (most of them), holds ready, and others browsing."""
-        from loans.models import Hold, Loan
+        from loans.models import DateBooking, Hold, Loan
 
         rng = random.Random(f"{day}-{site}-visitors")
         soon = day + datetime.timedelta(days=3)
@@ -375,6 +401,11 @@ class Run:
             "member", flat=True
         )
         coming |= {member for member in sorted(set(ready)) if rng.random() >= self.params.uncollected}
+        # A family comes for the giant game it booked on one of the booking's days, most of the time.
+        booked = (
+            DateBooking.objects.to_hand_out(day).filter(copy__location=site).values_list("member", flat=True)
+        )
+        coming |= {member for member in sorted(set(booked)) if rng.random() >= self.params.uncollected}
         home = [
             member
             for member, family in sorted(self.world.families.items())
