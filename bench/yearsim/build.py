@@ -29,6 +29,11 @@ GIANT = {"name": "Grand jeu", "loan_period_days": 7, "deposit": Decimal("20.00")
 # Giant games families book for dates (« réservable à date »): one title per GIANT_TITLE_EVERY titles
 # (two at least), two copies of the « Grand jeu » kind each, both at one site.
 GIANT_TITLE_EVERY = 300
+# Schools borrow kits (« malles »): one group per GROUP_EVERY families (two at least), one kit of
+# KIT_GAMES copies per KIT_EVERY titles (two at least), its first copy a giant game.
+GROUP_EVERY = 100
+KIT_EVERY = 750
+KIT_GAMES = 4
 # A family's password: the same hash for all, made once (hashing 400 of them would take minutes).
 PASSWORD = "simulation-only-password"
 
@@ -43,6 +48,8 @@ class World:
     copies: dict[int, dict] = field(default_factory=dict)  # copy id -> barcode, game, site, pieces, deposit
     barcodes: dict[str, int] = field(default_factory=dict)  # barcode -> copy id
     bookable: dict[int, int] = field(default_factory=dict)  # giant title booked for dates -> its copies' site
+    kits: dict[int, dict] = field(default_factory=dict)  # kit id -> its site and copies
+    groups: list[int] = field(default_factory=list)  # the schools: members too (in `families`), at no desk
     families: dict[int, dict] = field(default_factory=dict)  # member id -> card, login, email, type
     types: dict[int, dict] = field(default_factory=dict)  # membership type id -> prices
     clerks: list[tuple[str, str]] = field(default_factory=list)  # (username, token)
@@ -67,6 +74,7 @@ def build(*, seed: int, start: datetime.date, titles: int, copies: int, families
         _catalogue(world, rng, titles, copies)
         _membership_types(world)
         _families(world, rng, families, start)
+        _groups_and_kits(world, rng, max(2, families // GROUP_EVERY), max(2, titles // KIT_EVERY), start)
         _clerks(world, clerks)
     from django.db import connection
 
@@ -254,6 +262,76 @@ def _families(world: World, rng: random.Random, count: int, start: datetime.date
             # Some never come back: their membership lapses.
             "lapses": rng.random() < 0.12,
         }
+
+
+def _groups_and_kits(world: World, rng: random.Random, groups: int, kits: int, start: datetime.date) -> None:
+    from catalogue.models import Copy, ItemKind
+    from kits.models import Kit, KitItem
+
+    family_models = models()
+    school = family_models.MembershipType.objects.create(
+        name="Collectivité",
+        kind=family_models.MembershipType.Kind.GROUP,
+        price=Decimal("0.00"),
+        loan_quota=30,
+        loan_period_days=42,
+        renewals_allowed=0,
+        loan_fee=Decimal("0.00"),
+        late_fee_per_day=Decimal("0.00"),
+        late_fee_cap=None,
+    )
+    world.types[school.pk] = {"name": school.name, "price": school.price, "loan_fee": school.loan_fee}
+    for number in range(groups):
+        group = family_models.Member.objects.create(
+            card_barcode=f"E{number:04d}",
+            name=f"École {rng.choice(WORDS)} {number} — classe de CE1",
+            contact_name=f"Mme {rng.choice(FIRST_NAMES)}",
+            email=f"ecole{number}@example.org",
+            membership_type=school,
+            membership_start=start - datetime.timedelta(days=30),
+            membership_expiry=start + datetime.timedelta(days=400),
+        )
+        world.groups.append(group.pk)
+        world.families[group.pk] = {
+            "card": group.card_barcode,
+            "login": None,
+            "email": group.email,
+            "language": "fr",
+            "type": school.pk,
+            "home": None,
+            "keen": 0,
+            "lapses": False,
+            "group": True,
+        }
+    giant = ItemKind.objects.get(name=GIANT["name"])
+    for number in range(kits):
+        site = world.sites[number % len(world.sites)]
+        kit = Kit.objects.create(
+            name=f"Malle {number}", barcode=f"K{number:04d}", site_id=site, material="1 caisse"
+        )
+        copies = []
+        for index in range(KIT_GAMES):
+            game = rng.choice(world.games)
+            copy = Copy.objects.create(
+                game_id=game,
+                cote=f"MAL{number}",
+                location_id=site,
+                barcode=f"K{number:04d}{index}",
+                **({"kind": giant} if index == 0 else {}),
+            )
+            KitItem.objects.create(kit=kit, copy=copy)
+            pieces = list(copy.game.components.order_by("position").values_list("pk", "quantity"))
+            world.copies[copy.pk] = {
+                "barcode": copy.barcode,
+                "game": game,
+                "site": site,
+                "pieces": pieces,
+                "deposit": giant.deposit if index == 0 else None,
+                "kit": kit.pk,
+            }
+            world.barcodes[copy.barcode] = copy.pk
+            copies.append(copy.pk)
+        world.kits[kit.pk] = {"site": site, "copies": copies}
 
 
 def _clerks(world: World, count: int) -> None:

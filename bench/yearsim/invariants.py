@@ -80,6 +80,7 @@ class Checks:
         self.copies()
         self.holds(day)
         self.bookings(day)
+        self.kits()
         self.notices(day)
         if (day + datetime.timedelta(days=1)).day == 1:
             self.statistics(day)
@@ -234,6 +235,27 @@ class Checks:
                 f"past and still booked {open_past[:3]}"
             )
         self.passed("bookings: no loan into another family's dates, handed out as booked, closed once past")
+
+    def kits(self) -> None:
+        # A kit out: each of its lines' loans open, the school's, due back the kit's day.
+        astray = rows(
+            "SELECT kl.id FROM kits_kitloan kl JOIN kits_kitloancopy c ON c.kit_loan_id = kl.id "
+            "LEFT JOIN loans_loan l ON l.id = c.loan_id WHERE kl.returned_at IS NULL AND (l.id IS NULL "
+            "OR l.returned_at IS NOT NULL OR l.member_id <> kl.member_id OR l.due_on <> kl.due_on)"
+        )
+        # A kit's copy goes out only with its kit.
+        alone = rows(
+            "SELECT l.id FROM loans_loan l JOIN kits_kititem i ON i.copy_id = l.copy_id "
+            "WHERE l.returned_at IS NULL AND NOT EXISTS (SELECT 1 FROM kits_kitloancopy c "
+            "JOIN kits_kitloan kl ON kl.id = c.kit_loan_id WHERE c.loan_id = l.id AND kl.returned_at IS NULL)"
+        )
+        out = {kit for (kit,) in rows("SELECT kit_id FROM kits_kitloan WHERE returned_at IS NULL")}
+        if astray or alone or out != set(self.run.kit_loans):
+            raise Breach(
+                f"kits: a kit out with a copy not lent with it {astray[:3]}, a kit's copy lent alone "
+                f"{alone[:3]}, out {sorted(out)[:5]} where the desk lent {sorted(self.run.kit_loans)[:5]}"
+            )
+        self.passed("kits: each out with every copy lent to its school until its day, none lent alone")
 
     def notices(self, day: datetime.date) -> None:
         family = models()

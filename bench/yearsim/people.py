@@ -14,6 +14,8 @@ from .http import Breach, Client
 # A loan's entries that are not what its return charged: the fee and the deposit of its lend, the
 # deposit handed back.
 LEND_AND_DEPOSIT = {"loan_fee", "deposit_received", "deposit_returned"}
+# The chance a kit on its shelf is borrowed by a school at an opening.
+KIT_CHANCE = 0.2
 # The chance a family at home books a giant game for dates.
 BOOKING_CHANCE = 0.08
 # The most copies a crate takes (loans/transfers.py, MAX_SHIPMENT_COPIES).
@@ -216,6 +218,75 @@ def _transfers(clerk: Client, query: str) -> list[dict]:
         lines += page["results"]
         url = page["next"] and page["next"][page["next"].index("/api/") :]
     return lines
+
+
+def kits_at_desk(run, clerk: Client, site: int, day: datetime.date, rng: random.Random) -> None:
+    """A school brings back its kit when it is due (now and then late), or takes one from the shelf."""
+    for kit, row in sorted(run.world.kits.items()):
+        if row["site"] != site:
+            continue
+        out = run.kit_loans.get(kit)
+        if out is not None:
+            if out["due_on"] <= day + datetime.timedelta(days=3) and rng.random() >= run.params.late:
+                _kit_back(run, clerk, kit, out)
+        elif run.world.groups and rng.random() < KIT_CHANCE:
+            _kit_out(run, clerk, kit, rng.choice(run.world.groups), site)
+
+
+def _kit_out(run, clerk: Client, kit: int, group: int, site: int) -> None:
+    """The kit goes as one: each copy's loan, its giant game's deposit in cash, read back from the desk's
+    list of the school's loans (also what tells a lend whose answer was lost)."""
+    answer = clerk.api(
+        "malle prêtée", "POST", f"/api/kits/{kit}/lend/", {"member": group, "deposit_method": "cash"}
+    )
+    loans = []
+    for copy in run.world.kits[kit]["copies"]:
+        barcode = run.world.copies[copy]["barcode"]
+        found = clerk.api("malle prêtée (prêts)", "GET", f"/api/loans/?barcode={barcode}&open=true").json()[
+            "results"
+        ]
+        if found and found[0]["member"] == group and found[0]["id"] not in run.loans:
+            loans.append(found[0])
+    if not loans:
+        run.expect(answer, 201, "malle prêtée")
+        return
+    if answer.status_code != 201:
+        run.count("kits confirmed after a lost answer")
+    for loan in loans:
+        run.after_lend(loan, group, site)
+    run.kit_loans[kit] = {
+        "member": group,
+        "due_on": datetime.date.fromisoformat(loans[0]["due_on"]),
+        "loans": [
+            {**loan, "member": group, "due_on": datetime.date.fromisoformat(loan["due_on"])} for loan in loans
+        ],
+    }
+    run.count("kits lent")
+
+
+def _kit_back(run, clerk: Client, kit: int, out: dict) -> None:
+    """Every copy back complete and the material there; each loan's fees and deposit read from its entries."""
+    answer = clerk.api("malle rendue", "POST", f"/api/kits/{kit}/return/", {})
+    if answer.status_code != 200:
+        still_out = clerk.api("malle rendue (vérifiée)", "GET", f"/api/loans/{out['loans'][0]['id']}/").json()
+        if still_out["returned_at"] is None:
+            run.expect(answer, 200, "malle rendue")
+            return
+        run.count("kit returns confirmed after a lost answer")
+    for loan in out["loans"]:
+        entries = clerk.api("malle rendue (écritures)", "GET", f"/api/ledger/?loan={loan['id']}").json()[
+            "results"
+        ]
+        run.after_return(
+            loan,
+            {
+                "charges": [entry for entry in entries if entry["kind"] not in LEND_AND_DEPOSIT],
+                "deposits_returned": [entry for entry in entries if entry["kind"] == "deposit_returned"],
+            },
+            lost=False,
+        )
+    del run.kit_loans[kit]
+    run.count("kits returned")
 
 
 def _book_for_dates(run, send, day: datetime.date, rng: random.Random) -> None:

@@ -39,7 +39,9 @@ def lines(run, timings: dict[str, float]) -> list[str]:
     recorder = run.recorder
     out = [f"# A year at the ludothèque: {run.params.days} days from {run.world.start}"]
     out.append(
-        f"size: {len(run.world.games)} titles, {len(run.world.copies)} copies, {len(run.world.families)} families, "
+        f"size: {len(run.world.games)} titles (and {len(run.world.bookable)} giant ones booked for dates), "
+        f"{len(run.world.copies)} copies, {len(run.world.families) - len(run.world.groups)} families, "
+        f"{len(run.world.groups)} schools, {len(run.world.kits)} kits, "
         f"{len(run.world.sites)} sites, {len(run.clerks)} clerks; load average before/after "
         f"{timings['load_before']:.2f}/{os.getloadavg()[0]:.2f}"
     )

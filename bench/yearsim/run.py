@@ -60,6 +60,9 @@ class Run:
         self.profile.recorder = self.recorder
         self.lock = threading.Lock()
         self.loans: dict[int, dict] = {}  # open loans the run made: id -> copy, member
+        self.kit_loans: dict[
+            int, dict
+        ] = {}  # kits out: kit id -> its school, due date, the loans of its copies
         self.book: dict[int, Decimal] = defaultdict(Decimal)  # what each family owes, from the answers
         self.cash: dict[int, Decimal] = defaultdict(Decimal)  # cash taken per site since its till closed
         # Deposits held in cash per site: they stay in the drawer, as its float, until handed back.
@@ -246,7 +249,9 @@ class Run:
 
         if site not in self.shelves:
             self.shelves[site] = sorted(
-                (row["game"], copy) for copy, row in self.world.copies.items() if row["site"] == site
+                (row["game"], copy)
+                for copy, row in self.world.copies.items()
+                if row["site"] == site and not row.get("kit")  # a kit's copies go only with it
             )
         shelf = [copy for _game, copy in self.shelves[site]]
         chosen: list[int] = []
@@ -346,7 +351,8 @@ class Run:
         active = [
             m
             for m, f in self.world.families.items()
-            if not (f["lapses"] and day > self.world.start + datetime.timedelta(days=120))
+            if not f.get("group")
+            and not (f["lapses"] and day > self.world.start + datetime.timedelta(days=120))
         ]
         chosen = rng.sample(active, min(self.params.home_visits, len(active)))
         self.in_parallel(
@@ -379,6 +385,7 @@ class Run:
                 random.Random(f"{day}-{site}-{member}"),
             ),
         )
+        people.kits_at_desk(self, self.clerks[0], site, day, random.Random(f"{day}-{site}-kits"))
         self.faults.end_of_opening()
         people.crates_out(self, self.clerks[0], site)
         self.count("openings")
@@ -412,11 +419,12 @@ class Run:
             if family["home"] == site
             and not (family["lapses"] and day > self.world.start + datetime.timedelta(days=120))
         ]
-        scale = (self.params.activity or len(self.world.families)) / 400
+        scale = (self.params.activity or len(self.world.families) - len(self.world.groups)) / 400
         wanted = int(self.params.loans_per_opening * scale / 2)
         for member in rng.sample(home, min(len(home), max(0, wanted - len(coming)))):
             coming.add(member)
-        return sorted(coming)
+        # The schools bring their kits back as kits (people.kits_at_desk), never at the desk's counter.
+        return sorted(coming - set(self.world.groups))
 
     def in_parallel(self, items: list, act) -> None:
         """Several clerks (or families) at once: each item to the next free one, in order.
