@@ -270,28 +270,20 @@ def test_the_ludobus_pages_pass_axe(browser, live_server, staff_user):
     site = Location.objects.create(name="Ludobus")
     make_member("M0001", "Alex Tartempion", expiry=timezone.localdate() - datetime.timedelta(days=1))
     on_board(make_game("Quarto", pieces=[(16, "pièces")]), "90468", site)
-    action_replay(
-        staff=staff_user,
-        id="6f1d0a52-5a7e-4c57-9a57-1d0b05b11001",
-        kind="lend",
-        location=site,
-        sequence=1,
-        recorded_at=timezone.now(),
-        payload={"card": "M0001", "barcode": "90468"},
-    )
-    # A lend whose deposit the desk did not ask: its retry asks how it was paid.
+    # …and a lend whose deposit the desk did not ask: its retry asks how it was paid.
     make_member("M0002", "Sam Bidule")
     giant = on_board(make_game("Quarto géant"), "95007", site)
     giant.kind = ItemKind.objects.create(name="Grand jeu", deposit=Decimal("20.00"))
     giant.save()
-    action_replay(
-        staff=staff_user,
-        id="6f1d0a52-5a7e-4c57-9a57-1d0b05b11002",
-        kind="lend",
-        location=site,
-        sequence=2,
-        recorded_at=timezone.now(),
-        payload={"card": "M0002", "barcode": "95007"},
-    )
+    for sequence, card, barcode in [(1, "M0001", "90468"), (2, "M0002", "95007")]:
+        action_replay(
+            staff=staff_user,
+            id=f"6f1d0a52-5a7e-4c57-9a57-1d0b05b1100{sequence}",
+            kind="lend",
+            location=site,
+            sequence=sequence,
+            recorded_at=timezone.now(),
+            payload={"card": card, "barcode": barcode},
+        )
     urls = ["/comptoir/tournee/", "/comptoir/tournee/conflits/"]
     assert serious_violations(browser, urls, base_url=live_server.url, user=staff_user) == {}
