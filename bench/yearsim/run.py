@@ -117,8 +117,10 @@ class Run:
     def till_float(self, site: int) -> Decimal:
         return self.floats[site]
 
-    def float_to_keep(self, site: int) -> Decimal:
-        return self.held_at[site]
+    def float_to_keep(self, site: int, counted: Decimal) -> Decimal:
+        """What stays in the drawer: the cash deposits this site holds, as far as the drawer has them (a
+        deposit taken at one site and handed back at another leaves the first with it, the second short)."""
+        return min(max(self.held_at[site], Decimal(0)), counted)
 
     def after_till_close(self, site: int, counted: Decimal, kept: Decimal) -> None:
         self.checks.till_closed(site, counted)
