@@ -211,13 +211,15 @@ class Checks:
     def bookings(self, day: datetime.date) -> None:
         # A copy booked for dates is never lent to another family into them, nor due back in them
         # (a loan before a booking is shortened, a renewal into one refused: loans/booking_fit.py).
+        # Once handed out, the booking's own loan holds the copy; brought back early, the copy is free.
         into = rows(
             "SELECT b.id, l.id FROM loans_datebooking b JOIN loans_loan l ON l.copy_id = b.copy_id "
-            "WHERE b.status IN ('booked', 'lent') AND l.id IS DISTINCT FROM b.loan_id "
+            "WHERE b.status = 'booked' "
             "AND l.member_id IS DISTINCT FROM b.member_id "
             "AND ((l.lent_at AT TIME ZONE %s)::date BETWEEN b.starts_on AND b.ends_on "
-            "OR l.due_on BETWEEN b.starts_on AND b.ends_on)",
-            [self.run.time_zone],
+            "OR (l.due_on BETWEEN b.starts_on AND b.ends_on "
+            "AND (l.returned_at IS NULL OR (l.returned_at AT TIME ZONE %s)::date >= b.starts_on)))",
+            [self.run.time_zone, self.run.time_zone],
         )
         # Handed out: the booking's loan is its family's, of its copy, due back on its last day.
         astray = rows(
