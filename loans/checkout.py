@@ -88,15 +88,16 @@ def loan_create(
         due_on=due_date(copy=copy, start=today, days=rule.period_days),
     )
     loan_fit_date_bookings(loan)
+    desk = _desk_site(copy, hold)
     if rule.fee:
-        _charge(loan, copy, staff, kind=Kind.LOAN_FEE, amount=rule.fee)
+        _charge(loan, copy, staff, kind=Kind.LOAN_FEE, amount=rule.fee, site=desk)
     deposit_take(
         loan=loan,
         rule=rule,
         staff=staff,
         method=deposit_method,
         cheque_number=deposit_cheque_number,
-        site=_desk_site(copy, hold),
+        site=desk,
     )
     if hold is not None:
         _honour_hold(hold, copy, now)
@@ -104,9 +105,9 @@ def loan_create(
 
 
 def _desk_site(copy: Copy, hold: Hold | None) -> int:
-    """The site whose desk hands the copy over (its till takes the deposit): the pick-up site of the
-    family's hold it was set aside for, where it waits even away from its own site (a copy sent there,
-    or returned there), else the copy's own site."""
+    """The site whose desk hands the copy over (its books take the fee, its till the deposit): the
+    pick-up site of the family's hold it was set aside for, where it waits even away from its own site
+    (a copy sent there, or returned there), else the copy's own site."""
     if (
         hold is not None
         and hold.status == Hold.Status.READY

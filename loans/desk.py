@@ -346,14 +346,23 @@ def _copy_is_free(copy: Copy) -> bool:
     )
 
 
-def _charge(loan: Loan, copy: Copy, staff: AbstractBaseUser, *, kind: str, amount: Decimal, **more) -> Entry:
-    """Charge the family of `loan` a fee about it, at the copy's site."""
+def _charge(
+    loan: Loan,
+    copy: Copy,
+    staff: AbstractBaseUser,
+    *,
+    kind: str,
+    amount: Decimal,
+    site: int | None = None,
+    **more,
+) -> Entry:
+    """Charge the family of `loan` a fee about it, at `site` (the copy's site unless said)."""
     return ledger.charge_create(
         member=loan.member,
         kind=kind,
         amount=amount,
         staff=staff,
-        site=copy.location_id,
+        site=site or copy.location_id,
         loan=loan,
         copy=copy,
         **more,

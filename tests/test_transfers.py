@@ -127,14 +127,14 @@ def test_the_family_borrows_its_hold_at_the_pickup_site(staff_user, quarto, main
     assert hold.status == Hold.Status.FULFILLED and loan.is_open
 
 
-def test_a_deposit_is_taken_and_given_back_in_the_till_of_the_site_where_the_family_is(
+def test_the_fee_and_deposit_go_to_the_books_and_till_of_the_site_where_the_family_is(
     staff_user, quarto, main_site, annex
 ):
     """A giant game collected at the annex for a hold: the cash changes hands at the annex's desk, so
     its till, not the main site's (ledger/till.py counts each site's drawer), holds the deposit and
-    hands it back when the game is returned there."""
+    hands it back when the game is returned there; the loan's fee is the annex's too."""
     copy = _copy()
-    copy.kind = ItemKind.objects.create(name="Grand jeu", deposit=Decimal("20.00"))
+    copy.kind = ItemKind.objects.create(name="Grand jeu", deposit=Decimal("20.00"), loan_fee=Decimal("1.00"))
     copy.save()
     member = make_member("M1")
     services.hold_create(game=quarto, member=member, staff=staff_user, pickup_site=annex)
@@ -144,6 +144,7 @@ def test_a_deposit_is_taken_and_given_back_in_the_till_of_the_site_where_the_fam
     services.loan_return(loan=loan, staff=staff_user, site=annex.pk)
 
     assert [(entry.kind, entry.site) for entry in Entry.objects.filter(loan=loan).order_by("pk")] == [
+        (Kind.LOAN_FEE, annex),
         (Kind.DEPOSIT_RECEIVED, annex),
         (Kind.DEPOSIT_RETURNED, annex),
     ]

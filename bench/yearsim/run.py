@@ -326,18 +326,18 @@ class Run:
             self.families_at_home(day)
         calendars = site_calendars(self.world.sites, from_day=day)
         openings = sorted(
-            (opens_at, site)
+            (opens_at, closes_at, site)
             for site, calendar in calendars.items()
             if calendar.is_open(day)
-            for opens_at, _closes_at in calendar.hours[day.weekday()]
+            for opens_at, closes_at in calendar.hours[day.weekday()]
         )
-        for opens_at, site in openings:
+        for opens_at, closes_at, site in openings:
             self.at(
                 day,
                 (datetime.datetime.combine(day, opens_at) + datetime.timedelta(minutes=15)).strftime("%H:%M"),
             )
             with self.profile.phase(OPENINGS):
-                self.opening(day, site)
+                self.opening(day, site, closes_at)
         self.at(day, "20:00")
 
     def daily_run(self, day: datetime.date, *, date: datetime.date | None = None) -> str:
@@ -372,7 +372,7 @@ class Run:
             self.families[member] = client
         return self.families[member]
 
-    def opening(self, day: datetime.date, site: int) -> None:
+    def opening(self, day: datetime.date, site: int, closes_at: datetime.time) -> None:
         people.crates_in(self, self.clerks[0], site)
         visitors = self.visitors(day, site)
         self.faults.during_opening(day, site, visitors)
@@ -391,7 +391,8 @@ class Run:
         self.faults.end_of_opening()
         people.crates_out(self, self.clerks[0], site)
         self.count("openings")
-        self.at(day, "19:00")
+        # The till closes when the opening ends, before another site's opening later that day.
+        self.at(day, closes_at.strftime("%H:%M"))
         people.till_close(self, self.clerks[0], site)
 
     def visitors(self, day: datetime.date, site: int) -> list[int]:
