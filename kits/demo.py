@@ -92,13 +92,15 @@ def load(*, stdout) -> None:
         KitItem.objects.bulk_create(KitItem(kit=kit, copy=copy) for copy in copies)
         kits.append(kit)
     try:
-        kit_loan = services.kit_lend(kit=kits[0], member=school, staff=staff)
+        # A copy of the kit whose kind asks a deposit: the school pays it by bank transfer.
+        kit_loan = services.kit_lend(kit=kits[0], member=school, staff=staff, deposit_method="transfer")
     except ValidationError as refusal:
-        stdout.write(f"  {kits[0].name}: not lent ({' '.join(refusal.messages)})")
+        out = f"not lent ({' '.join(refusal.messages)})"
     else:
         lent_at = timezone.now() - datetime.timedelta(days=10)
         due_on = services.kit_due_date(kits[0], school, timezone.localdate(lent_at))
         KitLoan.objects.filter(pk=kit_loan.pk).update(lent_at=lent_at, due_on=due_on)
         Loan.objects.filter(kit_line__kit_loan=kit_loan).update(lent_at=lent_at, due_on=due_on)
+        out = f"out at {school.borrower_label}"
     Kit.objects.filter(pk=kits[1].pk).update(material_missing="1 tapis d'éveil")
-    stdout.write(f"  {len(kits)} kits, « {kits[0].name} » out at {school.borrower_label}.")
+    stdout.write(f"  {len(kits)} kits, « {kits[0].name} » {out}.")

@@ -1,8 +1,7 @@
 """Demo date bookings: the demo's giant games are bookable for dates, and one is booked for a family.
 
 The giant game is the lending app's to add (the seed notices hold none): « Puissance 4 géant », two
-copies at the demo's site (a « Grand jeu »: a deposit at hand-out), marked « réservable à date » like
-every title named « … géant ». The
+copies at the demo's site, marked « réservable à date » like every title named « … géant ». The
 Tartempion family (`famille`) books it from the next opening day to the one after; the Bidule family
 for a neighbourhood party from that last day on (the title's other copy). Safe to run again: nothing is booked twice.
 """
@@ -13,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from catalogue import registry
-from catalogue.models import Copy, Game, ItemKind, Location
+from catalogue.models import Copy, Game, Location
 from members.models import Member
 from opening.schedule import site_calendar
 
@@ -43,12 +42,9 @@ def load(*, stdout, staff) -> None:
     )
     if _created:
         registry.catalogued([game.pk])  # its rules page, « à compléter », as for a title added in the admin
-    # Of the demo's « Grand jeu » kind (catalogue/demo.py): handed out against a 20 € deposit.
-    kind = ItemKind.objects.filter(name="Grand jeu").first()
     for barcode in GIANT["barcodes"]:
         Copy.objects.get_or_create(
-            barcode=barcode,
-            defaults={"game": game, "cote": "JG", "location": location, **({"kind": kind} if kind else {})},
+            barcode=barcode, defaults={"game": game, "cote": "JG", "location": location}
         )
     Game.objects.filter(title__icontains="géant", date_bookable=False).update(date_bookable=True)
     if DateBooking.objects.exists():

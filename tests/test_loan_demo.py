@@ -7,6 +7,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from catalogue.models import Copy, Location
+from kits.models import Kit
 from loans.models import Hold, Loan, MissingPiece
 from members.models import Member, MembershipType
 
@@ -33,6 +34,11 @@ def test_the_demo_has_families_with_current_and_late_loans_a_hold_and_an_incompl
     assert Copy.objects.get(barcode="91684").status == Copy.Status.INCOMPLETE
     assert MissingPiece.objects.still_missing().count() == 1
     assert not Member.objects.get(card_barcode="M0004").membership_is_valid()
+    # The school has its kit out.
+    assert "« Malle jeux de coopération » out at École Jules Ferry" in demo
+    kit = Kit.objects.get(name="Malle jeux de coopération")
+    school_loans = Loan.objects.open().filter(member__card_barcode="C0001")
+    assert set(school_loans.values_list("copy", flat=True)) == set(kit.items.values_list("copy", flat=True))
 
 
 def test_the_demo_has_an_old_loan_anonymised_by_the_daily_step(demo):
