@@ -32,6 +32,18 @@ def on_board(game, barcode: str, site: Location) -> Copy:
     return copy
 
 
+def prepare_tour(page, live_server, staff_user, site: str) -> None:
+    page.goto(live_server.url + "/comptoir/tournee/")
+    page.fill("#id_username", staff_user.username)
+    page.fill("#id_password", staff_user.raw_password)
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    page.wait_for_selector("body[data-tour-ready='1']")
+    page.select_option("#tour-site", label=site)
+    page.click("#tour-prepare button")
+    expect(page.locator("#tour-age")).to_contain_text(site)
+
+
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_a_tour_with_the_network_cut_lands_once_with_its_conflicts(page, live_server, staff_user):
@@ -53,15 +65,7 @@ def test_a_tour_with_the_network_cut_lands_once_with_its_conflicts(page, live_se
     lou_loan = services.loan_create(copy=quarto_two, member=lou, staff=staff_user)
 
     # Before leaving, online: log in, open the ludobus desk, prepare the tour.
-    page.goto(live_server.url + "/comptoir/tournee/")
-    page.fill("#id_username", staff_user.username)
-    page.fill("#id_password", staff_user.raw_password)
-    with page.expect_navigation():
-        page.keyboard.press("Enter")
-    page.wait_for_selector("body[data-tour-ready='1']")
-    page.select_option("#tour-site", label="Ludobus")
-    page.click("#tour-prepare button")
-    expect(page.locator("#tour-age")).to_contain_text("Ludobus")
+    prepare_tour(page, live_server, staff_user, "Ludobus")
     expect(page.locator("#tour-age")).to_contain_text("Familles : 3 ; jeux à bord : 4")
 
     # On the road: no network.
@@ -157,18 +161,6 @@ def test_a_tour_with_the_network_cut_lands_once_with_its_conflicts(page, live_se
     page.click("text=Se déconnecter")
     page.wait_for_selector("a:has-text('Se connecter')")
     assert "ludobus" not in page.evaluate("indexedDB.databases().then(found => found.map(db => db.name))")
-
-
-def prepare_tour(page, live_server, staff_user, site: str) -> None:
-    page.goto(live_server.url + "/comptoir/tournee/")
-    page.fill("#id_username", staff_user.username)
-    page.fill("#id_password", staff_user.raw_password)
-    with page.expect_navigation():
-        page.keyboard.press("Enter")
-    page.wait_for_selector("body[data-tour-ready='1']")
-    page.select_option("#tour-site", label=site)
-    page.click("#tour-prepare button")
-    expect(page.locator("#tour-age")).to_contain_text(site)
 
 
 @pytest.mark.browser
