@@ -68,13 +68,7 @@ class KitViewSet(viewsets.ReadOnlyModelViewSet):
         except DjangoValidationError as error:
             return answers.refusal_response(
                 error,
-                {
-                    "member": "member",
-                    "without_missing": "without_missing",
-                    "deposit_method": "deposit_method",
-                    "method": "deposit_method",
-                    "cheque_number": "deposit_cheque_number",
-                },
+                {"member": "member", "without_missing": "without_missing", **KitLendSerializer.REFUSALS},
                 conflicts=CONFLICT_CODES,
             )
         return Response(KitLoanSerializer(kit_loan).data, status=status.HTTP_201_CREATED)

@@ -3,8 +3,7 @@
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from ledger.models import Method
-from loans.serializers import DepositMethodField
+from loans.serializers import DepositSerializer
 from members.models import Member
 
 from .models import Kit, KitItem, KitLoan
@@ -81,13 +80,12 @@ class KitCompletenessSerializer(serializers.Serializer):
     lines = KitLineSerializer(many=True)
 
 
-class KitLendSerializer(serializers.Serializer):
+class KitLendSerializer(DepositSerializer):
+    """Lend a kit to a member; a copy whose kind asks a deposit goes with how the borrower pays it."""
+
     member = serializers.PrimaryKeyRelatedField(queryset=Member.objects.select_related("membership_type"))
     without_missing = serializers.BooleanField(default=False)
     lend_incomplete = serializers.BooleanField(default=False)
-    # A copy of the kit whose kind asks a deposit goes out only with how the borrower pays it.
-    deposit_method = DepositMethodField(choices=Method.choices, required=False, default="")
-    deposit_cheque_number = serializers.CharField(max_length=40, required=False, default="", allow_blank=True)
 
 
 class KitReturnSerializer(serializers.Serializer):

@@ -119,13 +119,9 @@ class LoanViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
                 deposit_cheque_number=serializer.validated_data["deposit_cheque_number"],
             )
         except DjangoValidationError as error:
-            fields = {
-                "copy": "barcode",
-                "member": "member",
-                "deposit_method": "deposit_method",
-                "method": "deposit_method",
-            }
-            return refusal_response(error, fields | {"cheque_number": "deposit_cheque_number"})
+            return refusal_response(
+                error, {"copy": "barcode", "member": "member", **LoanCreateSerializer.REFUSALS}
+            )
         return Response(LoanSerializer(loan).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=LoanReturnSerializer, responses={200: LoanSerializer})

@@ -146,13 +146,7 @@ class DateBookingViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, views
         except DjangoValidationError as error:
             return answers.refusal_response(
                 error,
-                {
-                    "copy": "barcode",
-                    "member": "member",
-                    "deposit_method": "deposit_method",
-                    "method": "deposit_method",
-                    "cheque_number": "deposit_cheque_number",
-                },
+                {"copy": "barcode", "member": "member", **DepositSerializer.REFUSALS},
                 {"already_on_loan"},
             )
         return Response(LoanSerializer(loan).data, status=status.HTTP_201_CREATED)

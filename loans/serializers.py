@@ -9,6 +9,7 @@ from ledger.models import Entry, Method
 from ludotheque.api import FieldsOnceMixin
 from members.models import HouseholdMember, Member
 
+from .forms import DepositFields
 from .models import Hold, Loan, MissingPiece
 from .renewals import LateFee
 
@@ -143,6 +144,9 @@ class DepositSerializer(serializers.Serializer):
 
     deposit_method = DepositMethodField(choices=Method.choices, required=False, default="")
     deposit_cheque_number = serializers.CharField(max_length=40, required=False, default="", allow_blank=True)
+
+    # The deposit's refusals (`loan_create`'s) on the field they are about (ludotheque/answers.py).
+    REFUSALS = DepositFields.DEPOSIT_REFUSALS
 
 
 class LoanCreateSerializer(DepositSerializer):

@@ -5,7 +5,6 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from catalogue.models import Location
-from ledger.models import Method
 from loans.forms import DepositFields
 
 from .models import OfflineAction
@@ -16,8 +15,9 @@ MAX_PIECES = 100
 MAX_PEOPLE = 99
 
 
-class ActionForm(forms.Form):
-    """One action of the offline desk: what, where, when, in which order, and about whom or what."""
+class ActionForm(DepositFields):
+    """One action of the offline desk: what, where, when, in which order, and about whom or what (a
+    lend with the deposit its copy's kind asks, checked on replay)."""
 
     id = forms.UUIDField()
     kind = forms.ChoiceField(choices=OfflineAction.Kind.choices)
@@ -30,9 +30,6 @@ class ActionForm(forms.Form):
     lend = forms.UUIDField(required=False)
     playable_anyway = forms.BooleanField(required=False)
     lend_incomplete = forms.BooleanField(required=False)
-    # How the family paid the deposit its copy's kind asks, when it asks one (checked on replay).
-    deposit_method = forms.ChoiceField(choices=Method.choices, required=False)
-    deposit_cheque_number = forms.CharField(max_length=40, required=False)
     children = forms.IntegerField(min_value=0, max_value=MAX_PEOPLE, required=False)
     adults = forms.IntegerField(min_value=0, max_value=MAX_PEOPLE, required=False)
 

@@ -32,12 +32,16 @@ def on_board(game, barcode: str, site: Location) -> Copy:
     return copy
 
 
-def prepare_tour(page, live_server, staff_user, site: str) -> None:
-    page.goto(live_server.url + "/comptoir/tournee/")
+def log_in_at(page, url: str, staff_user) -> None:
+    page.goto(url)
     page.fill("#id_username", staff_user.username)
     page.fill("#id_password", staff_user.raw_password)
     with page.expect_navigation():
         page.keyboard.press("Enter")
+
+
+def prepare_tour(page, live_server, staff_user, site: str) -> None:
+    log_in_at(page, live_server.url + "/comptoir/tournee/", staff_user)
     page.wait_for_selector("body[data-tour-ready='1']")
     page.select_option("#tour-site", label=site)
     page.click("#tour-prepare button")
@@ -234,11 +238,7 @@ def test_without_network_any_desk_address_opens_the_ludobus_page_kept_by_the_ser
     page, live_server, staff_user
 ):
     Location.objects.create(name="Ludobus")
-    page.goto(live_server.url + "/comptoir/")
-    page.fill("#id_username", staff_user.username)
-    page.fill("#id_password", staff_user.raw_password)
-    with page.expect_navigation():
-        page.keyboard.press("Enter")
+    log_in_at(page, live_server.url + "/comptoir/", staff_user)
     # The desk's pages install the worker; it keeps the ludobus page and takes the tab in hand.
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.goto(live_server.url + "/comptoir/tournee/")
